@@ -1,0 +1,8 @@
+"""`companion history`: NOT BUILT YET (placeholder until its issue lands)."""
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("history", help="(not built yet)")
+    p.set_defaults(func=lambda args: print("companion history: not built yet") or 1)

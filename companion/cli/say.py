@@ -1,0 +1,8 @@
+"""`companion say`: NOT BUILT YET (placeholder until its issue lands)."""
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("say", help="(not built yet)")
+    p.set_defaults(func=lambda args: print("companion say: not built yet") or 1)

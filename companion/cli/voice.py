@@ -1,0 +1,8 @@
+"""`companion voice`: NOT BUILT YET (placeholder until its issue lands)."""
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("voice", help="(not built yet)")
+    p.set_defaults(func=lambda args: print("companion voice: not built yet") or 1)

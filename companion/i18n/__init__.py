@@ -1,0 +1,1 @@
+"""i18n layer (see docs/design.md)."""

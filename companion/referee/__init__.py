@@ -1,0 +1,1 @@
+"""referee layer (see docs/design.md)."""

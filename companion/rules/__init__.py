@@ -1,0 +1,1 @@
+"""rules layer (see docs/design.md)."""

@@ -1,0 +1,1 @@
+"""store layer (see docs/design.md)."""

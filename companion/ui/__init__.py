@@ -1,0 +1,1 @@
+"""ui layer (see docs/design.md)."""

@@ -1,0 +1,1 @@
+"""voice layer (see docs/design.md)."""
