@@ -32,9 +32,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def camera_available(index: int = 0) -> bool:
+    """True when a camera at `index` opens and gives a frame (no camera in CI or the demo)."""
+    import cv2
+
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # "no camera" is normal
+    capture = cv2.VideoCapture(index)
+    try:
+        return bool(capture.isOpened() and capture.read()[0])
+    finally:
+        capture.release()
+
+
+def default_command() -> list[str]:
+    """The main job: follow a live game on the first camera, else show the demo."""
+    return ["play", "--camera", "0"] if camera_available() else ["demo"]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = parser.parse_args(argv or default_command())
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

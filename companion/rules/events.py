@@ -71,3 +71,24 @@ class Declined:
 
 
 GameEvent = Played | Revealed | CallClosed | Hunted | Declined
+
+
+def describe_event(event: GameEvent) -> str:
+    """One English line for a fact, for error messages and the running event log.
+
+    Kept here (not in i18n) because the engine's own messages need it and must not
+    depend on another layer; spoken texts go through `narration` and `i18n` instead.
+    """
+    match event:
+        case Played(player):
+            return f"{player} plays a card"
+        case Revealed(player, rank):
+            return f"{player} reveals {rank}"
+        case CallClosed():
+            return "the call is closed"
+        case Hunted(hunter, rank, eaten):
+            victims = ", ".join(eaten) if eaten else "nobody"
+            return f"{hunter} hunts {rank}: {victims} eaten"
+        case Declined(hunter):
+            return f"{hunter} does not hunt"
+    raise TypeError(f"expected a game event, got {event!r}")
