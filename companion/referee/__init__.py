@@ -1,1 +1,1 @@
-"""referee layer (see docs/design.md)."""
+"""referee layer: the game session (rules + store + announcements) and the live referee."""

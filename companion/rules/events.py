@@ -62,6 +62,12 @@ class Hunted:
     rank: int
     eaten: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        # Callers may pass a list; a tuple keeps the event hashable and equal to its replay.
+        if isinstance(self.eaten, str):
+            raise TypeError(f"expected eaten as a tuple of names, got {self.eaten!r}")
+        object.__setattr__(self, "eaten", tuple(self.eaten))
+
 
 @dataclass(frozen=True, slots=True)
 class Declined:
