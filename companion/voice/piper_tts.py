@@ -50,7 +50,7 @@ class PiperBackend:
         if not model.is_file():
             raise BackendUnavailable(f"piper: voice file {model} not found (expected a .onnx)")
         try:
-            self._voice = PiperVoice.load(model)
+            self._voice = _single_threaded(PiperVoice.load(model), model)
         except Exception as error:  # onnxruntime and JSON errors alike: say why, fall back
             raise BackendUnavailable(f"piper: cannot load {model}: {error}") from None
         self._config_type = SynthesisConfig
@@ -64,6 +64,24 @@ class PiperBackend:
         chunks = self._voice.synthesize(text, config)
         pcm = b"".join(chunk.audio_int16_bytes for chunk in chunks)
         return Audio(pcm, self._voice.config.sample_rate)
+
+
+def _single_threaded(voice, model: Path):
+    """The same voice on a one-thread onnxruntime session.
+
+    Piper's own session takes every core; on a laptop that also runs the camera
+    pipeline, speech must not starve vision, and one thread is still faster than
+    real time (a call is cached ahead anyway).
+    """
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    voice.session = onnxruntime.InferenceSession(
+        str(model), sess_options=options, providers=["CPUExecutionProvider"]
+    )
+    return voice
 
 
 def piper_voices() -> list[VoiceInfo]:
