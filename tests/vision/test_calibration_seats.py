@@ -1,0 +1,227 @@
+"""Seat calibration: parsing, nearest seat, files (broken, stale), markers, cards, CLI."""
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from companion.vision.calibration import (
+    Calibration,
+    CalibrationError,
+    calibrate_cards_in_turn,
+    calibrate_from_cards,
+    calibrate_from_markers,
+    detect_markers,
+    follow_camera,
+    load_calibration,
+    marker_image,
+    marker_sheet,
+    parse_seats,
+)
+
+PLAYERS = ["Alia", "Ben", "Carmen", "Dori"]
+# Bottom, left, top, right: clockwise seen from above, starting at the bottom.
+ANCHORS = [(640, 620), (150, 360), (640, 100), (1130, 360)]
+
+
+def _table_with_markers(shift: tuple[int, int] = (0, 0)) -> np.ndarray:
+    image = np.full((720, 1280, 3), 90, np.uint8)
+    for i, (x, y) in enumerate(ANCHORS):
+        m = cv2.cvtColor(marker_image(i, 72), cv2.COLOR_GRAY2BGR)
+        s = m.shape[0]
+        x0, y0 = x + shift[0] - s // 2, y + shift[1] - s // 2
+        image[y0 : y0 + s, x0 : x0 + s] = m
+    return image
+
+
+def test_parse_seats_and_nearest_seat() -> None:
+    cal = parse_seats("Alia=412,650; Ben=900,640 ;Carmen = 600.5,100")
+    assert cal.names == ("Alia", "Ben", "Carmen")
+    assert cal.seats["Carmen"] == (600.5, 100.0)
+    assert cal.seat_of((420, 600)) == "Alia"
+    assert cal.seat_of((610, 200)) == "Carmen"
+    assert cal.seat_of((610, 200), max_distance=50) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("", "no seats"), ("Alia=1,2;Alia=3,4", "twice"), ("Alia:1,2", "NAME=X,Y"), ("=1,2", "NAME")],
+)
+def test_parse_seats_explains_bad_text(text: str, message: str) -> None:
+    with pytest.raises(CalibrationError, match=message):
+        parse_seats(text)
+
+
+def test_save_load_round_trip(tmp_path: Path) -> None:
+    cal = Calibration(
+        {"Alia": (1.5, 2.0), "Ben": (3.0, 4.0)}, (1280, 720), {"Alia": 0}, {0: (1.5, 2.0)}, 300.0
+    )
+    path = tmp_path / "sub" / "cal.json"
+    cal.save(path)
+    assert json.loads(path.read_text())["version"] == 1
+    assert load_calibration(path) == cal
+
+
+def test_broken_and_stale_files_get_clear_messages(tmp_path: Path) -> None:
+    with pytest.raises(CalibrationError, match="no calibration file"):
+        load_calibration(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(CalibrationError, match="not readable JSON"):
+        load_calibration(bad)
+    bad.write_text(json.dumps({"hello": 1}))
+    with pytest.raises(CalibrationError, match="not a companion calibration"):
+        load_calibration(bad)
+    good = Calibration({"Alia": (1.0, 2.0)}, (1280, 720)).to_json()
+    bad.write_text(json.dumps({**good, "version": 99}))
+    with pytest.raises(CalibrationError, match="version 99"):
+        load_calibration(bad)
+    bad.write_text(json.dumps({**good, "seats": [{"name": "Alia"}]}))
+    with pytest.raises(CalibrationError, match="damaged"):
+        load_calibration(bad)
+    bad.write_text(json.dumps(good))
+    with pytest.raises(CalibrationError, match=r"1280x720.*1920x1080"):
+        load_calibration(bad, image_size=(1920, 1080))
+
+
+def test_marker_sheet_markers_are_detectable() -> None:
+    sheet = marker_sheet(["Alia", "Ben", "Carmen"])
+    assert sheet.shape == (1754, 1240)
+    assert sorted(detect_markers(sheet)) == [0, 1, 2]
+
+
+def test_calibrate_from_markers_and_follow_a_bumped_camera() -> None:
+    cal = calibrate_from_markers(_table_with_markers(), PLAYERS)
+    for name, (x, y) in zip(PLAYERS, ANCHORS, strict=True):
+        assert cal.seats[name] == pytest.approx((x, y), abs=2)
+    assert cal.markers == {"Alia": 0, "Ben": 1, "Carmen": 2, "Dori": 3}
+    moved = follow_camera(cal, _table_with_markers(shift=(30, -20)))
+    assert moved.seats["Dori"] == pytest.approx((1160, 340), abs=2)
+    assert follow_camera(cal, np.zeros((720, 1280, 3), np.uint8)) == cal  # nothing seen
+
+
+def test_missing_marker_is_named() -> None:
+    image = _table_with_markers()
+    image[560:680, 580:700] = 90  # hide marker 0
+    with pytest.raises(CalibrationError, match=r"0 \(Alia\).*markers seen: 1, 2, 3"):
+        calibrate_from_markers(image, PLAYERS)
+
+
+def test_calibrate_from_cards_orders_players_clockwise_from_bottom() -> None:
+    def quad(x: float, y: float) -> np.ndarray:
+        return np.array([[x - 40, y - 56], [x + 40, y - 56], [x + 40, y + 56], [x - 40, y + 56]])
+
+    shuffled = [quad(*ANCHORS[i]) for i in (2, 0, 3, 1)]
+    cal = calibrate_from_cards(np.zeros((720, 1280, 3), np.uint8), PLAYERS, lambda img: shuffled)
+    assert [cal.seats[p] for p in PLAYERS] == [pytest.approx(a) for a in ANCHORS]
+    with pytest.raises(CalibrationError, match=r"found 2 cards.*4 players"):
+        calibrate_from_cards(np.zeros((9, 9, 3), np.uint8), PLAYERS, lambda img: shuffled[:2])
+
+
+def test_cli_markers_seats_and_show(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    sheet = tmp_path / "sheet.png"
+    assert main(["calibrate", "markers", "--out", str(sheet), "--players", "A,B"]) == 0
+    assert sorted(detect_markers(cv2.imread(str(sheet)))) == [0, 1]
+    out = tmp_path / "cal.json"
+    assert (
+        main(["calibrate", "--seats", "A=1,2;B=3,4", "--size", "640x480", "--out", str(out)]) == 0
+    )
+    assert load_calibration(out).image_size == (640, 480)
+    photo = tmp_path / "photo.png"
+    cv2.imwrite(str(photo), _table_with_markers())
+    out2 = tmp_path / "cal2.json"
+    assert (
+        main(
+            ["calibrate", "--image", str(photo), "--players", ",".join(PLAYERS), "--out", str(out2)]
+        )
+        == 0
+    )
+    assert main(["calibrate", "--show", str(out2)]) == 0
+    assert "Carmen: 640,100  (marker 2)" in capsys.readouterr().out
+    assert main(["calibrate", "--show", str(tmp_path / "none.json")]) == 2
+    assert "no calibration file" in capsys.readouterr().err
+    assert main(["calibrate", "--image", str(tmp_path / "none.png"), "--players", "A,B"]) == 2
+
+
+def test_cards_laid_in_turn_need_no_seating_convention() -> None:
+    def quad(x: float, y: float) -> np.ndarray:
+        return np.array([[x - 40, y - 56], [x + 40, y - 56], [x + 40, y + 56], [x - 40, y + 56]])
+
+    order = [ANCHORS[2], ANCHORS[0], ANCHORS[3], ANCHORS[1]]  # any seating
+    pictures = [np.full((720, 1280, 3), k, np.uint8) for k in range(4)]
+
+    def finder(image: np.ndarray) -> list[np.ndarray]:
+        return [quad(*a) for a in order[: int(image[0, 0, 0]) + 1]]
+
+    cal = calibrate_cards_in_turn(pictures, PLAYERS, finder)
+    assert [cal.seats[p] for p in PLAYERS] == [pytest.approx(a) for a in order]
+    with pytest.raises(
+        CalibrationError, match=r"picture 2: expected exactly one new card \(for Ben\)"
+    ):
+        calibrate_cards_in_turn([pictures[0]] * 4, PLAYERS, finder)
+    with pytest.raises(CalibrationError, match="one picture per player"):
+        calibrate_cards_in_turn(pictures[:2], PLAYERS, finder)
+
+
+def test_cli_camera_asks_each_player_in_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    from companion.vision import calibration, sources
+    from companion.vision.types import Frame
+
+    laid: list[int] = []
+
+    class FakeCamera:
+        def __init__(self, index: int, queue_size: int = 1) -> None:
+            pass
+
+        def read(self, timeout: float = 1.0) -> Frame:
+            return Frame(0, 0.0, np.full((720, 1280, 3), len(laid), np.uint8))
+
+        def __enter__(self) -> "FakeCamera":
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+    def finder(image: np.ndarray) -> list[np.ndarray]:
+        n = int(image[0, 0, 0])
+        return [
+            np.array([[x - 40, y - 56], [x + 40, y - 56], [x + 40, y + 56], [x - 40, y + 56]])
+            for x, y in ANCHORS[:n]
+        ]
+
+    monkeypatch.setattr(sources, "CameraSource", FakeCamera)
+    monkeypatch.setattr(calibration, "_default_finder", lambda: finder)
+    monkeypatch.setattr("builtins.input", lambda prompt: laid.append(1))
+    out = tmp_path / "cam.json"
+    assert (
+        main(["calibrate", "--camera", "0", "--players", ",".join(PLAYERS), "--out", str(out)]) == 0
+    )
+    assert load_calibration(out).seats["Carmen"] == pytest.approx(ANCHORS[2])
+
+
+def test_markers_on_a_rendered_tilted_table() -> None:
+    from companion.vision.synth import DistractorSpec, Light, SceneSpec, render_scene, seat_places
+
+    places = seat_places(4)
+
+    def photo(shift: float) -> np.ndarray:
+        markers = tuple(
+            DistractorSpec("marker", (p.anchor[0] + shift, p.anchor[1]), 70, p.facing, marker_id=i)
+            for i, p in enumerate(places)
+        )
+        light = Light(warmth=0.6, gradient=0.3, brightness=0.8)
+        spec = SceneSpec(distractors=markers, table="wood-dark", tilt=30, light=light)
+        return render_scene(spec)[0]
+
+    cal = calibrate_from_markers(photo(0.0), PLAYERS)
+    for name, place in zip(PLAYERS, places, strict=True):
+        assert cal.seats[name] == pytest.approx(place.anchor, abs=3)
+    bumped = follow_camera(cal, photo(25.0))
+    assert bumped.seats["Alia"] == pytest.approx(
+        (places[0].anchor[0] + 25, places[0].anchor[1]), abs=3
+    )
