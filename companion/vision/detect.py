@@ -1,0 +1,702 @@
+"""Find every card lying on the table: image -> list of (4, 2) corner quads.
+
+Why edges and not a brightness threshold: the classic detector thresholds the image and
+keeps bright blobs, so it fails as soon as the table is lighter than the cards (and it
+merges touching cards). A card's outline is a straight-sided contour whatever the colour
+of the table, so this finder works on the edge map of a copy downscaled to
+`WORK_LONG_SIDE`, and goes back to full resolution only to place the sides:
+
+1. Canny on the blurred lightness, thresholds scaled to the table's own gradient level;
+2. card hypotheses: every contour (outer boundaries and holes) that is four-sided,
+   filled, of card size and aspect, its sides refitted to the contour's pixels; and,
+   where cards touch or overlap and their outlines merged, parallelograms spanned by two
+   long straight runs meeting at a corner of a larger contour;
+3. checks that reject what is not a card: the outline must stand out of the table all
+   around with one sign per side (contrast support, tolerant of gaps), the inside must
+   carry print, and a cell of a grid (gingham, tiles: lines that run on past every
+   corner) is not a card. Chips and coins fail the four-sided test, hands and sleeves
+   the shape and support tests;
+4. overlap resolution: duplicates and a card's printed frame give way to the card, a
+   quad that holds two cards (their union) and a card-with-its-shadow give way too;
+5. at full resolution, each quad is moved out past a printed frame to the card's own
+   edge when an even outer outline shows on all four sides, then each side is refitted
+   on the gradient along its normal; corners are the intersections of the side lines
+   (exact even with rounded corners).
+
+Every size limit is a fraction of the image, so the same code serves a 378x504 phone
+photo and a 1280x720 webcam frame. Known weak spots (see companion/vision/bench.py for the
+figures): cards cut by the picture's border, a white card on a white cloth lit evenly,
+heavy overlaps, and table patterns (gingham, tiles) that still yield a phantom now and
+then; the reader's "not a card" answer removes some of those in the pipeline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.geometry import order_clockwise
+
+# The finder works on a copy whose long side is at most this many pixels: at 800 a
+# 60-pixel card of a 1280-wide frame (the smallest the issue asks for) is 37 pixels long.
+# Measured on rendered scenes: 640 misses about a sixth more cards, 960 finds no more
+# and costs half as much time again.
+WORK_LONG_SIDE = 800
+# Card length (long side) limits, as fractions of the image's long side; a 1280-wide
+# camera frame thus accepts cards from about 51 to 1100 pixels (the issue asks 60..400).
+MIN_LENGTH_FRACTION = 0.04
+MAX_LENGTH_FRACTION = 0.85
+# Long over short side: 1.4 (poker) to 1.56 (bridge) seen straight down; a wide-angle
+# camera tilted by 35 degrees foreshortens a card near the far edge of the picture to
+# anything from about 1.0 to 2.4 (measured on the renderer's camera model).
+MIN_ASPECT = 1.0
+MAX_ASPECT = 2.5
+# Opposite sides of one card differ by less than this under such a camera.
+MAX_OPPOSITE_RATIO = 1.3
+# The shape must fill its quad this well (a disc fills pi/4 = 0.79 of its square).
+MIN_FILL = 0.88
+# A quad mostly inside another one (by this fraction of its own area) is nested in it.
+NESTED = 0.75
+# Two cards lying on each other share less than this fraction of the smaller one.
+MAX_SHARED = 0.4
+# Edge map: Gaussian blur (small-image pixels), TEXTURE_BLUR instead on a table whose
+# median gradient reaches TEXTURED; Canny's low threshold is NOISE_FACTOR x the median
+# gradient, between LOW and 4 x LOW (high = 2.5 x low).
+BLUR = 1.0
+TEXTURE_BLUR = 2.0
+TEXTURED = 30.0
+LOW = 20
+NOISE_FACTOR = 3.0
+CLOSE_GAPS = True  # also look for outlines in the edge map with 1-pixel gaps closed
+# Contrast support: this fraction of a quad's outline must show a step between card and
+# table (outlines have gaps where a card barely differs from the table); the rough quad,
+# before its sides are fitted to the contour, already ROUGH_SUPPORT.
+MIN_SUPPORT = 0.75
+ROUGH_SUPPORT = 0.5
+SUPPORT_SAMPLES = 16  # per side
+PROBE = 1.5  # probes sit this many small-image pixels either side of a side
+STEP_FACTOR = 3.0  # a step must reach this many times the table's noise ...
+MIN_STEP = 3.0  # ... and this many grey levels
+# Grid cells: a side whose line runs on along an edge for CONTINUED of the probes past a
+# corner is continued; 3 continued sides, GRID_BOTH of them at both ends, make a cell.
+CONTINUED = 0.7
+GRID_BOTH = 1
+# The inside of a card (print) must spread by PRINT_FACTOR x a noise step at least.
+PRINT_FACTOR = 1.0
+# A quad whose inside shares this much of its colours with a band SURROUNDING_BAND x
+# its size around it is a patch of the table (a gingham's cells, a tile).
+MAX_LIKENESS = 0.4
+SURROUNDING_BAND = 0.25
+# Corner hypotheses: contours simplified to CORNER_EPSILON x the smallest card length;
+# two sides meet at 90 degrees seen straight down, 55..125 under a tilted camera.
+CORNER_EPSILON = 0.04
+CORNER_SUPPORT = 0.85  # the contrast support a corner hypothesis needs
+CORNER_GAP = 0.3  # short segments (a rounded corner) between two sides, at most
+MERGED_OUTLINE = 4.0  # contours shorter than this x the smallest card length are skipped
+MAX_CORNER_COSINE = 0.57
+# Out to the card's edge past a printed frame: at most OUTWARD_REACH x the card's width,
+# an edge where OUTWARD_CONSENSUS of the points along the side agree.
+OUTWARD_REACH = 0.09
+OUTWARD_CONSENSUS = 0.6
+# Points sampled along each side when refining it at full resolution.
+SAMPLES_PER_SIDE = 16
+
+_ALONG = np.linspace(0.12, 0.88, SUPPORT_SAMPLES, dtype=np.float32)
+_BEYOND = np.concatenate(
+    [np.linspace(-0.35, -0.1, 8, dtype=np.float32), np.linspace(1.1, 1.35, 8, dtype=np.float32)]
+)
+_INSIDE = np.stack(
+    np.meshgrid(np.linspace(0.2, 0.8, 6), np.linspace(0.15, 0.85, 7)), axis=-1
+).reshape(-1, 2)  # (u, v) points inside a quad, away from its margin
+_RING = np.concatenate(
+    [
+        np.stack([np.linspace(0, 1, 10), np.zeros(10)], axis=1),
+        np.stack([np.ones(10), np.linspace(0, 1, 10)], axis=1),
+        np.stack([np.linspace(1, 0, 10), np.ones(10)], axis=1),
+        np.stack([np.zeros(10), np.linspace(1, 0, 10)], axis=1),
+    ]
+)  # points along the border of a quad
+_SQUARE = np.ones((3, 3), np.uint8)
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+_NEXT = np.array([1, 2, 3, 0])  # corner k + 1: side k runs from corner k to corner k + 1
+_PREVIOUS = np.array([3, 0, 1, 2])
+_OUT_ALONG = np.linspace(0.2, 0.8, 12, dtype=np.float32)
+_OFFSETS = np.arange(-1.0, 41.0, 1.0, dtype=np.float32)  # full-resolution pixels
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """A card-shaped contour found on the small image."""
+
+    quad: np.ndarray  # (4, 2) float32, small-image pixels, clockwise
+    area: float
+    support: float  # the fraction of its outline that stands out of the table
+    one_way: bool = True  # lighter (or darker) than the table on all four sides
+    guessed: bool = False  # spanned from one corner of a larger contour
+
+
+def find_cards(image: np.ndarray) -> list[np.ndarray]:
+    """Return the corners of every card in `image` (BGR or grey, uint8).
+
+    Each card is a (4, 2) float32 array in the image's pixels, ordered as
+    `geometry.order_clockwise` does (clockwise, first edge a short side).
+    """
+    colour = _as_bgr(image)
+    height, width = colour.shape[:2]
+    scale = min(1.0, WORK_LONG_SIDE / max(height, width))
+    # Bilinear, not area averaging: 8 times cheaper at 1280 -> 800, and the edge map
+    # blurs the copy anyway.
+    size = (round(width * scale), round(height * scale))
+    small = colour if scale == 1.0 else cv2.resize(colour, size, interpolation=cv2.INTER_LINEAR)
+    grey_small, edges, floor = _edge_map(small)
+    # A step across a side counts when it stands out of the table's own gradient level
+    # (a 3x3 Sobel sums about 8 times the step it sees).
+    step = max(MIN_STEP, STEP_FACTOR * floor / 8)
+    candidates = _card_shaped_contours(small, grey_small, edges, step)
+    kept = _resolve_overlaps(candidates)
+    if not kept:
+        return []
+    quads = np.stack([c.quad for c in kept]) / scale
+    grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+    quads = _out_to_card_edges(grey, quads.astype(np.float32), step)
+    search = max(3.0, 2.0 / scale)
+    refined = _refine_all(grey, quads, search)
+    return [order_clockwise(q) for q in refined]
+
+
+def _as_bgr(image: np.ndarray) -> np.ndarray:
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
+        raise ValueError("expected an image as a uint8 numpy array (BGR or grey)")
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim == 3 and image.shape[2] == 3:
+        return image
+    if image.ndim == 3 and image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    raise ValueError(f"expected an H x W or H x W x 3 image, got shape {image.shape}")
+
+
+def _edge_map(small: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """Blurred lightness, its Canny edges and its noise level (median gradient).
+
+    The blur removes sensor noise and JPEG specks; the thresholds rise with the median
+    gradient of the picture, so a grainy cloth needs a clearer outline than a plain one.
+    A coarse texture (carpet, rough wood) is blurred harder first: its speckle would
+    otherwise cling to every card's outline, while a card's long straight edges survive.
+    """
+    plain = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    for sigma in (BLUR, TEXTURE_BLUR):
+        grey = cv2.GaussianBlur(plain, (0, 0), sigma)
+        gx = cv2.Sobel(grey, cv2.CV_16S, 1, 0)
+        gy = cv2.Sobel(grey, cv2.CV_16S, 0, 1)
+        magnitude = cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy))
+        floor = float(np.median(magnitude[::3, ::3]))
+        if floor < TEXTURED:
+            break
+    low = float(np.clip(NOISE_FACTOR * floor, LOW, 4 * LOW))
+    return grey, cv2.Canny(gx, gy, low, 2.5 * low), floor
+
+
+def _card_shaped_contours(
+    small: np.ndarray, grey: np.ndarray, edges: np.ndarray, step: float
+) -> list[_Candidate]:
+    """Every card the edge map shows: whole card-shaped contours, and cards seen as two
+    full sides meeting at a corner of a larger contour (cards touching, overlapping or
+    touched by a hand, whose outlines merge into one contour).
+
+    The tests run in batches (one `remap` per test for every candidate of the frame):
+    per-candidate Python calls would cost more than the image processing itself.
+    """
+    long_side = max(grey.shape)
+    min_len = MIN_LENGTH_FRACTION * long_side
+    max_len = MAX_LENGTH_FRACTION * long_side
+    min_area = 0.7 * min_len * min_len / MAX_ASPECT
+    min_points = 2 * min_len  # a card's outline has at least this many pixels
+    whole: list[tuple[np.ndarray, _Candidate]] = []
+    others: list[np.ndarray] = []
+    # The edge map as it is, and with one-pixel gaps closed: an outline broken at a
+    # rounded corner or where a neighbour's corner crosses it closes in the second.
+    maps = [edges, cv2.morphologyEx(edges, cv2.MORPH_CLOSE, _SQUARE)] if CLOSE_GAPS else [edges]
+    for edge_map in maps:
+        for contour in cv2.findContours(edge_map, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)[0]:
+            if len(contour) < min_points:
+                continue
+            _, _, width, height = cv2.boundingRect(contour)
+            if width * height < min_area or min(width, height) < min_len / MAX_ASPECT:
+                continue  # too small, or a thin line
+            candidate = _quad_of(contour, min_len, max_len)
+            if candidate is None:
+                if edge_map is edges:
+                    others.append(contour)
+            else:
+                whole.append((contour, candidate))
+    quads, areas = [], []
+    if whole:
+        # Cheap test on the rough quads first: most contours of the table end here.
+        rough, _ = _contrast_support_many(grey, np.stack([c.quad for _, c in whole]), step)
+        centres = np.stack([c.quad.mean(axis=0) for _, c in whole])
+        sizes = np.array([c.area for _, c in whole])
+        fitted: list[int] = []
+        for index, ((contour, candidate), value) in enumerate(zip(whole, rough, strict=True)):
+            if value < ROUGH_SUPPORT:
+                others.append(contour)
+                continue
+            # The outer and inner boundaries of one outline, and the same outline in both
+            # edge maps, give the same card several times: fit it once.
+            if fitted and np.any(
+                (np.abs(centres[fitted] - centres[index]).max(axis=1) < 2.0)
+                & (np.abs(sizes[fitted] - sizes[index]) < 0.08 * sizes[fitted])
+            ):
+                continue
+            fitted.append(index)
+            points = contour.reshape(-1, 2)[::3].astype(np.float32)
+            sides = _fit_sides(points, candidate.quad)
+            quads.append(candidate.quad if sides is None else sides)
+            areas.append(candidate.area)
+    whole_count = len(quads)  # the rest are guessed from corners
+    needed = [MIN_SUPPORT] * whole_count
+    for contour in others:
+        if len(contour) < MERGED_OUTLINE * min_len:
+            continue  # too short to hold a whole side and a half of a card
+        for quad in _corner_quads(contour, min_len, max_len):
+            quads.append(quad)
+            areas.append(_area(quad))
+            needed.append(CORNER_SUPPORT)  # half of it is guessed: ask for more
+    if not quads:
+        return []
+    stacked = np.stack(quads).astype(np.float32)
+    support, one_way = _contrast_support_many(grey, stacked, step)
+    keep = (support >= np.array(needed)) & _printed(grey, stacked, step)
+    keep &= ~_like_its_surroundings(small, stacked)
+    keep &= ~_grid_cells(cv2.dilate(edges, _CROSS), stacked)
+    return [
+        _Candidate(stacked[i], areas[i], float(support[i]), bool(one_way[i]), i >= whole_count)
+        for i in np.flatnonzero(keep)
+    ]
+
+
+def _corner_quads(contour: np.ndarray, min_len: float, max_len: float) -> np.ndarray:
+    """Card hypotheses from corners of a contour, (K, 4, 2): two long straight runs that
+    meet (across a rounded corner, a few short segments) at about a right angle, each as
+    long as a card side, span a parallelogram: the card, if its outline then stands out
+    of the table all around (checked by the caller)."""
+    epsilon = max(1.0, CORNER_EPSILON * min_len)
+    poly = cv2.approxPolyDP(contour, epsilon, True).reshape(-1, 2).astype(np.float32)
+    ends = np.roll(poly, -1, axis=0)
+    lengths = np.sqrt(((ends - poly) ** 2).sum(axis=1))
+    a = np.flatnonzero(lengths >= min_len / MAX_ASPECT)  # runs that may be card sides
+    if len(a) < 2:
+        return np.empty((0, 4, 2), np.float32)
+    b = np.roll(a, -1)  # the next run along the contour
+    # Length of the short segments between two runs (a rounded corner, a small dent).
+    cumulative = np.concatenate([[0.0], np.cumsum(lengths)])
+    gap = np.where(
+        b > a, cumulative[b] - cumulative[a + 1], cumulative[-1] - cumulative[a + 1] + cumulative[b]
+    )
+    d, e = ends[a] - poly[a], ends[b] - poly[b]
+    cross = d[:, 0] * e[:, 1] - d[:, 1] * e[:, 0]
+    offset = poly[b] - poly[a]
+    t = (offset[:, 0] * e[:, 1] - offset[:, 1] * e[:, 0]) / np.where(cross == 0, np.nan, cross)
+    corner = poly[a] + t[:, None] * d
+    first, second = poly[a] - corner, ends[b] - corner  # along each side, away from it
+    long_a = np.sqrt((first**2).sum(axis=1))
+    long_b = np.sqrt((second**2).sum(axis=1))
+    longer, shorter = np.maximum(long_a, long_b), np.minimum(long_a, long_b)
+    cosine = (first * second).sum(axis=1) / np.maximum(long_a * long_b, 1e-6)
+    with np.errstate(invalid="ignore"):
+        usable = (
+            (gap <= CORNER_GAP * np.minimum(lengths[a], lengths[b]))
+            & (np.abs(cosine) <= MAX_CORNER_COSINE)
+            & (longer >= min_len)
+            & (longer <= max_len)
+            & (longer <= MAX_ASPECT * shorter)
+        )
+    quads = np.stack([corner + first, corner, corner + second, corner + first + second], axis=1)
+    return quads[usable & np.isfinite(quads).all(axis=(1, 2))].astype(np.float32)
+
+
+def _area(quad: np.ndarray) -> float:
+    """Shoelace area of a (4, 2) quad."""
+    x, y = quad[:, 0], quad[:, 1]
+    return float(abs(x @ y[_NEXT] - y @ x[_NEXT]) / 2)
+
+
+def _contrast_support_many(
+    grey: np.ndarray, quads: np.ndarray, step: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """(M,) the fraction of each quad's outline where card and table differ, side by side,
+    and (M,) whether the quad's inside is lighter (or darker) than outside on all sides.
+
+    Each side is probed at a few points: lightness just outside minus just inside. A card
+    edge keeps one sign along a side (a white card on a white cloth is still a little
+    brighter, or shadowed, all along), texture and noise do not, so a side counts the
+    points whose step has the side's majority sign and clears `step`.
+    """
+    ends = quads[:, _NEXT]
+    vectors = ends - quads
+    lengths = np.sqrt((vectors**2).sum(axis=2, keepdims=True))
+    normals = np.stack([vectors[..., 1], -vectors[..., 0]], axis=-1) / np.maximum(lengths, 1e-6)
+    centre = quads.mean(axis=1, keepdims=True)
+    outward = np.sign((((quads + ends) / 2 - centre) * normals).sum(axis=2, keepdims=True))
+    normals = normals * np.where(outward == 0, 1.0, outward)
+    points = quads[:, :, None, :] + _ALONG[None, None, :, None] * vectors[:, :, None, :]
+    offset = normals[:, :, None, :] * PROBE
+    probes = np.concatenate([points + offset, points - offset], axis=2).astype(np.float32)
+    flat = probes.reshape(-1, 2 * SUPPORT_SAMPLES, 2)
+    values = cv2.remap(
+        grey, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    ).astype(np.float32)
+    values = values.reshape(len(quads), 4, 2 * SUPPORT_SAMPLES)
+    difference = values[..., :SUPPORT_SAMPLES] - values[..., SUPPORT_SAMPLES:]
+    sign = np.sign(difference.sum(axis=2, keepdims=True))
+    support = ((difference * sign) >= step).mean(axis=(1, 2))
+    # Paper against one table differs the same way on every side; an outline that takes
+    # in a shadow sees paper on two sides and shadow (darker than the table) on two.
+    one_way = np.abs(sign[..., 0].sum(axis=1)) == 4
+    return support, one_way
+
+
+def _like_its_surroundings(small: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """(M,) booleans: are the colours inside each quad those of a band around it?
+
+    A card is paper and ink laid on a table; a patch cut out of a patterned cloth (the
+    cells of a gingham, a tile) holds the same colours as the cloth around it. Coarse
+    colour histograms of points inside and of a band outside are compared.
+    """
+    centre = quads.mean(axis=1, keepdims=True)
+    outer = centre + (quads - centre) * (1.0 + SURROUNDING_BAND)
+    inside = _points_in(quads, _INSIDE)  # (M, P, 2)
+    ring = _points_in(outer, _RING)
+    samples = np.concatenate([inside, ring], axis=1).astype(np.float32)
+    colours = cv2.remap(
+        small, samples[..., 0], samples[..., 1], cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE
+    )  # (M, P + R, 3)
+    bins = (colours // 32).astype(np.int32)
+    codes = bins[..., 0] * 64 + bins[..., 1] * 8 + bins[..., 2]  # 8 x 8 x 8 colour bins
+    count_inside = len(_INSIDE)
+    similar = np.zeros(len(quads), bool)
+    for m in range(len(quads)):
+        a = np.bincount(codes[m, :count_inside], minlength=512) / count_inside
+        b = np.bincount(codes[m, count_inside:], minlength=512) / (codes.shape[1] - count_inside)
+        similar[m] = np.minimum(a, b).sum() >= MAX_LIKENESS
+    return similar
+
+
+def _points_in(quads: np.ndarray, uv: np.ndarray) -> np.ndarray:
+    """Bilinear points at (u, v) in [0, 1]^2 of each quad (corner 0 at (0, 0), clockwise)."""
+    u = uv[:, 0][None, :, None]
+    v = uv[:, 1][None, :, None]
+    q = quads[:, None, :, :]
+    return (
+        (1 - u) * (1 - v) * q[:, :, 0]
+        + u * (1 - v) * q[:, :, 1]
+        + u * v * q[:, :, 2]
+        + (1 - u) * v * q[:, :, 3]
+    )
+
+
+def _printed(grey: np.ndarray, quads: np.ndarray, step: float) -> np.ndarray:
+    """(M,) booleans: does the inside of each quad carry print (pips, art, a pattern)?
+
+    Every card face has its indices and every back its pattern or logo, while a cell of a
+    gingham cloth, a tile or a phone's dark screen is plain: the lightness of a grid of
+    points inside the quad must spread by more than a step of the table's noise.
+    """
+    u = _INSIDE[:, 0][None, :, None]
+    v = _INSIDE[:, 1][None, :, None]
+    q = quads[:, None, :, :]
+    points = (
+        (1 - u) * (1 - v) * q[:, :, 0]
+        + u * (1 - v) * q[:, :, 1]
+        + u * v * q[:, :, 2]
+        + (1 - u) * v * q[:, :, 3]
+    ).astype(np.float32)  # (M, P, 2)
+    values = cv2.remap(
+        grey, points[..., 0], points[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    ).astype(np.float32)
+    return values.std(axis=1) >= PRINT_FACTOR * step
+
+
+def _grid_cells(near_edges: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """(M,) booleans: is each quad a cell of a grid (gingham, tiles) and not a card?
+
+    A card's outline stops at its corners; the lines of a gingham cloth or of a tiled
+    table run on through every cell. Past each end of each side a few points are looked
+    up in `near_edges` (the edge map, dilated by a pixel); a side is continued when most
+    of them lie on an edge, and three continued sides (one of them at both ends) make a
+    cell. Points outside the picture count as on an edge: a cell cut by the border of
+    the picture is still a cell.
+    """
+    ends = quads[:, _NEXT]
+    points = quads[:, :, None, :] + _BEYOND[None, None, :, None] * (ends - quads)[:, :, None, :]
+    xs = points[..., 0].round().astype(np.int32)
+    ys = points[..., 1].round().astype(np.int32)
+    height, width = near_edges.shape
+    outside = (xs < 0) | (ys < 0) | (xs >= width) | (ys >= height)
+    on = outside | (near_edges[np.clip(ys, 0, height - 1), np.clip(xs, 0, width - 1)] > 0)
+    half = len(_BEYOND) // 2
+    before, after = on[..., :half].mean(axis=2), on[..., half:].mean(axis=2)  # (M, 4)
+    either = ((before >= CONTINUED) | (after >= CONTINUED)).sum(axis=1)
+    both = ((before >= CONTINUED) & (after >= CONTINUED)).sum(axis=1)
+    return (either >= 3) & (both >= GRID_BOTH)
+
+
+def _quad_of(contour: np.ndarray, min_len: float, max_len: float) -> _Candidate | None:
+    """The rough card quad of a contour, or None when the contour is not card-shaped."""
+    hull = cv2.convexHull(contour)
+    hull_area = cv2.contourArea(hull)
+    if hull_area <= 0:
+        return None
+    poly = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+    if len(poly) == 4:
+        quad = poly.reshape(4, 2).astype(np.float32)
+    else:  # a corner hidden by a neighbour, or not a card: the enclosing rectangle
+        quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+    quad_area = abs(float(cv2.contourArea(quad)))
+    # The simplified polygon cuts the corners a little, so the hull may exceed it.
+    if quad_area <= 0 or not MIN_FILL * quad_area <= hull_area <= 1.2 * quad_area:
+        return None
+    sides = np.sqrt(((quad - quad[_NEXT]) ** 2).sum(axis=1))
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    short, long = min(a, b) / 2, max(a, b) / 2
+    if not (min_len <= long <= max_len and MIN_ASPECT * short <= long <= MAX_ASPECT * short):
+        return None
+    if max(sides[0], sides[2]) > MAX_OPPOSITE_RATIO * min(sides[0], sides[2]):
+        return None
+    if max(sides[1], sides[3]) > MAX_OPPOSITE_RATIO * min(sides[1], sides[3]):
+        return None
+    return _Candidate(quad=quad, area=max(quad_area, hull_area), support=0.0)
+
+
+def _fit_sides(points: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """Refit each side of a rough quad to the contour points along it; new corners.
+
+    The rough quad's sides come from a few polygon vertices and can be skewed by a
+    rounded corner; a line through all the contour points of the middle of each side
+    is straight and true, also under perspective (the quad need not be a rectangle).
+    """
+    starts = quad.astype(np.float32)
+    vectors = starts[_NEXT] - starts
+    lengths = np.sqrt((vectors**2).sum(axis=1))
+    if lengths.min() < 1e-3:
+        return None
+    directions = vectors / lengths[:, None]
+    normals = np.stack([-directions[:, 1], directions[:, 0]], axis=1)
+    rel = points[:, None, :] - starts[None, :, :]  # (M, 4, 2)
+    t = np.einsum("mkd,kd->mk", rel, directions) / lengths
+    distance = np.abs(np.einsum("mkd,kd->mk", rel, normals))
+    distance[(t < 0.12) | (t > 0.88)] = np.inf
+    nearest = distance.argmin(axis=1)
+    near = distance[np.arange(len(points)), nearest] <= np.maximum(2.0, 0.1 * lengths[nearest])
+    lines = np.empty((4, 4), np.float32)  # per side: direction x, y, point x, y
+    for k in range(4):
+        side = points[near & (nearest == k)]
+        if len(side) < 5:
+            lines[k] = (*directions[k], *(starts[k] + vectors[k] / 2))
+        else:
+            lines[k] = cv2.fitLine(side, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    corners = _intersections(lines[None, :, 2:], lines[None, :, :2])[0]
+    if not np.isfinite(corners).all() or np.abs(corners - quad).max() > 0.25 * lengths.max():
+        return None
+    return corners.astype(np.float32)
+
+
+def _resolve_overlaps(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Keep one quad per card: drop duplicates, inner frames and unions of cards.
+
+    The same card is usually found twice (the outer boundary of its outline and the hole
+    inside it), a back's printed frame looks like a smaller card inside it, and two
+    overlapping cards can be outlined together. Largest first: a quad that holds two
+    distinct cards is their union and goes; otherwise what it holds is itself again.
+    """
+    ordered = sorted(candidates, key=lambda c: c.area, reverse=True)
+    count = len(ordered)
+    inter = _intersections_matrix([c.quad for c in ordered])
+    areas = np.array([c.area for c in ordered])
+    union = areas[:, None] + areas[None, :] - inter
+    iou = inter / np.maximum(union, 1e-6)
+    keep = np.ones(count, bool)
+    for i in range(count):
+        if not keep[i]:
+            continue
+        held = [j for j in range(i + 1, count) if keep[j] and inter[i, j] >= NESTED * areas[j]]
+        distinct: list[int] = []  # one per card among those held (duplicates merged)
+        for a in held:
+            # A guess from a corner may be half a card (a side and a printed line): only
+            # whole outlines prove that the container is two cards.
+            if not ordered[a].guessed and all(iou[a, b] < 0.5 for b in distinct):
+                distinct.append(a)
+        # Two cards outlined together are each outlined as well as their union is; two
+        # pieces of one card (split by a line of its print) are not.
+        outlined = min((ordered[a].support for a in distinct), default=0.0)
+        if len(distinct) >= 2 and outlined >= ordered[i].support - 0.1:
+            keep[i] = False  # two touching or overlapping cards outlined together
+        elif not ordered[i].one_way and any(ordered[j].one_way for j in held):
+            keep[i] = False  # the card with its shadow: the card itself is held
+        else:
+            keep[held] = False  # the same card again, or its inner frame
+    # Two cards may overlap a little; quads that share much more are one card and a
+    # shape made of its side and a line of the table: the better outlined one stays.
+    for i, j in zip(
+        *np.nonzero(np.triu(inter > MAX_SHARED * np.minimum.outer(areas, areas), 1)), strict=True
+    ):
+        if keep[i] and keep[j]:
+            keep[j if ordered[i].support >= ordered[j].support else i] = False
+    return [c for c, k in zip(ordered, keep, strict=True) if k]
+
+
+def _intersections_matrix(quads: list[np.ndarray]) -> np.ndarray:
+    """Pairwise intersection areas (only pairs whose bounding boxes meet are computed)."""
+    count = len(quads)
+    inter = np.zeros((count, count))
+    if count == 0:
+        return inter
+    boxes = np.array([[*q.min(axis=0), *q.max(axis=0)] for q in quads])
+    meet = (
+        (boxes[:, None, 0] < boxes[None, :, 2])
+        & (boxes[None, :, 0] < boxes[:, None, 2])
+        & (boxes[:, None, 1] < boxes[None, :, 3])
+        & (boxes[None, :, 1] < boxes[:, None, 3])
+    )
+    for i, j in zip(*np.nonzero(np.triu(meet, 1)), strict=True):
+        area, _ = cv2.intersectConvexConvex(quads[i], quads[j])
+        inter[i, j] = inter[j, i] = area
+    return inter
+
+
+def _out_to_card_edges(grey: np.ndarray, quads: np.ndarray, step: float) -> np.ndarray:
+    """Move each side out to the card's own edge when it stopped at a printed frame.
+
+    Animal faces have a frame inside a plain margin, many backs a pattern inside one;
+    where the margin barely differs from the table, or the outline merged with a
+    neighbour's, the frame is what the contours found. Walking out from each side one
+    pixel at a time, a card's edge is the outermost step that holds all along the side
+    within `OUTWARD_REACH` of the card's width. A margin shows on all four sides at
+    about the same distance, which a shadow (one or two sides) never does; a quad
+    without such an even outer outline stays as it is.
+    """
+    starts = quads
+    vectors = quads[:, _NEXT] - quads
+    lengths = np.sqrt((vectors**2).sum(axis=2, keepdims=True))
+    directions = vectors / np.maximum(lengths, 1e-6)
+    normals = np.stack([directions[..., 1], -directions[..., 0]], axis=-1)
+    centre = quads.mean(axis=1, keepdims=True)
+    outward = np.sign(((starts + vectors / 2 - centre) * normals).sum(axis=2, keepdims=True))
+    normals = normals * np.where(outward == 0, 1.0, outward)
+    short = np.minimum(lengths[:, 0] + lengths[:, 2], lengths[:, 1] + lengths[:, 3])[:, 0] / 2
+    reach = np.clip(OUTWARD_REACH * short, 3.0, _OFFSETS[-1])  # (M,)
+    points = starts[:, :, None, :] + _OUT_ALONG[None, None, :, None] * vectors[:, :, None, :]
+    grid = points[:, :, :, None, :] + _OFFSETS[:, None] * normals[:, :, None, None, :]
+    shape = grid.shape[:-1]  # (M, 4, S, O)
+    flat = grid.reshape(-1, len(_OFFSETS), 2).astype(np.float32)
+    values = cv2.remap(
+        grey, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    ).astype(np.float32)
+    values = values.reshape(shape)
+    # Steps over two pixels, outward; one sign must hold along the side.
+    steps = values[..., 2:] - values[..., :-2]  # (M, 4, S, O - 2)
+    sign = np.sign(steps.sum(axis=2, keepdims=True))
+    consensus = ((steps * sign) >= step).mean(axis=2)  # (M, 4, O - 2)
+    middle = _OFFSETS[1:-1]  # the offset each two-pixel step is centred on
+    within = middle[None, :] <= reach[:, None]  # (M, O - 2)
+    edge = consensus >= OUTWARD_CONSENSUS
+    near = edge.copy()  # an edge within a pixel of each offset
+    near[..., 1:] |= edge[..., :-1]
+    near[..., :-1] |= edge[..., 1:]
+    # A margin runs all around a card, evenly; a shadow falls on one or two sides only,
+    # and the grain of a table does not line up with all four sides at once.
+    common = near.all(axis=1) & within & (middle >= 2.0)[None, :]  # (M, O - 2)
+    if not common.any():
+        return quads
+    reached = np.where(
+        common.any(axis=1), middle[common.shape[1] - 1 - common[:, ::-1].argmax(axis=1)], 0.0
+    )
+    shifts = np.repeat(reached[:, None], 4, axis=1).astype(np.float32)
+    moved = starts + shifts[..., None] * normals
+    corners = _intersections(moved + vectors / 2, directions)
+    return np.where(np.isfinite(corners), corners, quads).astype(np.float32)
+
+
+def _refine_all(grey: np.ndarray, quads: np.ndarray, search: float) -> np.ndarray:
+    """Move every side onto the strongest nearby step of `grey`; re-intersect the sides.
+
+    All cards and sides at once: one `remap` samples a short profile across each side at
+    a few points along it, the peak of each profile's step is a point of the true edge,
+    and a weighted line fit per side drops the points that hit print or a neighbour.
+    `quads` is (N, 4, 2) in full-resolution pixels; a side that finds no clear step
+    keeps its rough position.
+    """
+    starts = quads
+    ends = quads[:, _NEXT]
+    vectors = ends - starts  # (N, 4, 2)
+    lengths = np.linalg.norm(vectors, axis=2, keepdims=True)
+    directions = vectors / np.maximum(lengths, 1e-6)
+    normals = np.stack([-directions[..., 1], directions[..., 0]], axis=-1)
+    along = np.linspace(0.15, 0.85, SAMPLES_PER_SIDE, dtype=np.float32)
+    offsets = np.arange(-search, search + 1.0, 1.0, dtype=np.float32)
+    # base: (N, 4, S, 2); grid: (N, 4, S, O, 2)
+    base = starts[:, :, None, :] + along[None, None, :, None] * vectors[:, :, None, :]
+    grid = base[..., None, :] + offsets[:, None] * normals[:, :, None, None, :]
+    flat = grid.reshape(-1, len(offsets), 2).astype(np.float32)
+    profile = cv2.remap(
+        grey, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    ).astype(np.float32)
+    step = np.abs(np.diff(profile, axis=1))  # (N*4*S, O-1)
+    rows = np.arange(len(step))
+    # The rough side is already within a pixel or two of the card's edge: favour steps
+    # near it, so the printed frame just inside a card does not pull the side inwards.
+    middle = offsets[:-1] + 0.5
+    best = (step * np.exp(-0.5 * (middle / (0.5 * search)) ** 2)).argmax(axis=1)
+    peak = step[rows, best]
+    left = step[rows, np.maximum(best - 1, 0)]
+    right = step[rows, np.minimum(best + 1, step.shape[1] - 1)]
+    curvature = left - 2 * peak + right
+    safe = np.where(np.abs(curvature) > 1e-6, curvature, -1.0)
+    shift = np.clip(np.where(np.abs(curvature) > 1e-6, 0.5 * (left - right) / safe, 0.0), -0.5, 0.5)
+    position = (offsets[0] + best + 0.5 + shift).reshape(base.shape[:3])
+    points = base + position[..., None] * normals[:, :, None, :]
+    strength = peak.reshape(base.shape[:3])
+    median = np.median(strength, axis=2, keepdims=True)
+    weights = (strength >= np.maximum(8.0, 0.35 * median)).astype(np.float32)
+    for _ in range(2):
+        centre, direction = _weighted_lines(points, weights)
+        normal = np.stack([-direction[..., 1], direction[..., 0]], axis=-1)
+        residual = np.abs(((points - centre[:, :, None, :]) * normal[:, :, None, :]).sum(-1))
+        typical = np.median(np.where(weights > 0, residual, np.nan), axis=2, keepdims=True)
+        typical = np.nan_to_num(typical, nan=0.0)
+        weights = weights * (residual <= np.maximum(1.0, 2.0 * typical))
+    usable = weights.sum(axis=2) >= 4  # (N, 4)
+    centre = np.where(usable[..., None], centre, base.mean(axis=2))
+    direction = np.where(usable[..., None], direction, directions)
+    corners = _intersections(centre, direction)  # corner k: sides k-1 and k
+    moved = np.abs(corners - quads).max(axis=(1, 2))
+    # A side that jumped far away locked on something else: keep the rough quad.
+    bad = ~np.isfinite(corners).all(axis=(1, 2)) | (moved > 3 * search)
+    corners[bad] = quads[bad]
+    return corners.astype(np.float32)
+
+
+def _weighted_lines(points: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Total least squares lines: (N, 4, S, 2) points, (N, 4, S) weights -> centre, dir."""
+    total = np.maximum(weights.sum(axis=2, keepdims=True), 1e-6)
+    centre = (points * weights[..., None]).sum(axis=2) / total
+    d = points - centre[:, :, None, :]
+    sxx = (weights * d[..., 0] ** 2).sum(axis=2)
+    syy = (weights * d[..., 1] ** 2).sum(axis=2)
+    sxy = (weights * d[..., 0] * d[..., 1]).sum(axis=2)
+    angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)
+    return centre, np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+
+
+def _intersections(centre: np.ndarray, direction: np.ndarray) -> np.ndarray:
+    """Corner k of each quad: where side k - 1 meets side k (NaN when parallel)."""
+    pa, da = centre[:, _PREVIOUS], direction[:, _PREVIOUS]
+    pb, db = centre, direction
+    cross = da[..., 0] * db[..., 1] - da[..., 1] * db[..., 0]
+    delta = pb - pa
+    t = (delta[..., 0] * db[..., 1] - delta[..., 1] * db[..., 0]) / np.where(
+        np.abs(cross) > 1e-6, cross, np.nan
+    )
+    return pa + t[..., None] * da

@@ -1,0 +1,119 @@
+"""Quadrilateral helpers shared by the card finder and the card reader.
+
+A card is handed from `detect` to `read` as four image points. Both sides must agree on
+their order, so it lives here: clockwise on screen (image y grows downwards), starting at
+a corner whose first edge is a SHORT side. Rectifying with that order always gives a
+portrait card, upright or upside down; the reader resolves the 180° turn itself because
+cards face their players and half of them lie upside down to the camera anyway.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# Width x height of a rectified card when the caller has no preference: 5:7 (poker).
+DEFAULT_CARD_SIZE: tuple[int, int] = (100, 140)
+
+
+def as_quad(points: np.ndarray | list) -> np.ndarray:
+    """Return `points` as a (4, 2) float32 array, or say what was expected."""
+    quad = np.asarray(points, dtype=np.float32)
+    if quad.shape != (4, 2):
+        raise ValueError(f"expected 4 points as a (4, 2) array, got shape {quad.shape}")
+    if not np.isfinite(quad).all():
+        raise ValueError("expected finite corner coordinates, got NaN or infinity")
+    return quad
+
+
+def order_clockwise(points: np.ndarray | list) -> np.ndarray:
+    """Order four corners clockwise on screen, the first edge being a short side.
+
+    Of the two short sides, the one nearer the top of the image comes first, read from
+    its left end, so an upright portrait card comes out as top-left, top-right,
+    bottom-right, bottom-left (the order `CardReading.corners` documents).
+    """
+    quad = as_quad(points)
+    centre = quad.mean(axis=0)
+    # In image coordinates (y down) increasing atan2 angle runs clockwise on screen.
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    quad = quad[np.argsort(angles)]
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    # Edge i joins corner i and i+1; opposite edges are (0, 2) and (1, 3).
+    short_first = sides[0] + sides[2] <= sides[1] + sides[3]
+    starts = (0, 2) if short_first else (1, 3)
+    # Of the two short edges, start at the one whose midpoint is higher in the image.
+    mid_y = [(quad[s, 1] + quad[(s + 1) % 4, 1]) / 2 for s in starts]
+    start = starts[int(np.argmin(mid_y))]
+    return np.roll(quad, -start, axis=0).astype(np.float32)
+
+
+def rectify(
+    image: np.ndarray,
+    corners: np.ndarray | list,
+    size: tuple[int, int] = DEFAULT_CARD_SIZE,
+) -> np.ndarray:
+    """Warp the card at `corners` to a `size` = (width, height) portrait image.
+
+    `corners` are used in the given order (corner 0 goes to the top-left of the output,
+    then clockwise), so pass `order_clockwise` output to get a portrait card.
+    """
+    width, height = size
+    if width <= 0 or height <= 0:
+        raise ValueError(f"expected a positive (width, height) size, got {size}")
+    quad = as_quad(corners)
+    target = np.array(
+        [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], dtype=np.float32
+    )
+    matrix = cv2.getPerspectiveTransform(quad, target)
+    return cv2.warpPerspective(
+        image, matrix, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def quad_area(quad: np.ndarray) -> float:
+    """Area in square pixels (shoelace formula; independent of the orientation)."""
+    q = as_quad(quad).astype(np.float64)
+    x, y = q[:, 0], q[:, 1]
+    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
+
+
+def quad_sides(quad: np.ndarray) -> np.ndarray:
+    """The four side lengths, side i joining corner i and corner i + 1."""
+    q = as_quad(quad)
+    return np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+
+
+def quad_aspect(quad: np.ndarray) -> float:
+    """Long over short side, each averaged over the two opposite sides (>= 1)."""
+    sides = quad_sides(quad)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    short = min(a, b)
+    return float(max(a, b) / short) if short > 0 else float("inf")
+
+
+def quad_long_side(quad: np.ndarray) -> float:
+    """The card's length in pixels: the mean of the two long sides."""
+    sides = quad_sides(quad)
+    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+
+
+def quad_center(quad: np.ndarray) -> tuple[float, float]:
+    """The mean of the four corners, as (x, y)."""
+    c = as_quad(quad).mean(axis=0)
+    return float(c[0]), float(c[1])
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads (0 when they do not overlap)."""
+    qa = order_clockwise(a)
+    qb = order_clockwise(b)
+    area_a, area_b = quad_area(qa), quad_area(qb)
+    inter, _ = cv2.intersectConvexConvex(qa, qb)
+    union = area_a + area_b - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def is_convex(quad: np.ndarray) -> bool:
+    """True when the four corners, in their order, make a convex quadrilateral."""
+    return bool(cv2.isContourConvex(as_quad(quad).reshape(-1, 1, 2)))

@@ -1,0 +1,93 @@
+"""Quads, rotation and perspective: the corner order the finder and the reader share."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.geometry import (
+    as_quad,
+    is_convex,
+    order_clockwise,
+    quad_area,
+    quad_aspect,
+    quad_center,
+    quad_iou,
+    quad_long_side,
+    rectify,
+)
+
+UPRIGHT = np.array([[10, 20], [60, 20], [60, 90], [10, 90]], dtype=np.float32)
+
+
+def rotated_card(angle_deg: float, centre=(200.0, 150.0), size=(50.0, 70.0)) -> np.ndarray:
+    box = cv2.boxPoints((centre, size, angle_deg))
+    return np.asarray(box, dtype=np.float32)
+
+
+def is_clockwise_on_screen(quad: np.ndarray) -> bool:
+    q = quad.astype(np.float64)
+    signed = np.dot(q[:, 0], np.roll(q[:, 1], -1)) - np.dot(q[:, 1], np.roll(q[:, 0], -1))
+    return signed > 0  # y grows downwards, so a positive shoelace sum is clockwise
+
+
+def test_upright_card_starts_top_left():
+    shuffled = UPRIGHT[[2, 0, 3, 1]]
+    assert np.allclose(order_clockwise(shuffled), UPRIGHT)
+
+
+@pytest.mark.parametrize("angle", [0, 17, 45, 90, 123, 180, 260, 330])
+def test_any_rotation_gives_clockwise_short_first(angle):
+    quad = order_clockwise(rotated_card(angle)[::-1])
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    assert is_clockwise_on_screen(quad)
+    assert sides[0] < sides[1]
+    assert np.isclose(sides[0], 50, atol=0.01) and np.isclose(sides[1], 70, atol=0.01)
+
+
+def test_landscape_card_still_rectifies_to_portrait():
+    image = np.zeros((300, 400, 3), np.uint8)
+    quad = rotated_card(90, size=(50, 70))  # lies sideways on screen
+    cv2.fillConvexPoly(image, quad.astype(np.int32), (255, 255, 255))
+    card = rectify(image, order_clockwise(quad), (50, 70))
+    assert card.shape == (70, 50, 3)
+    assert card[5:-5, 5:-5].min() > 200
+
+
+def test_rectify_undoes_perspective():
+    card = np.zeros((140, 100, 3), np.uint8)
+    card[:, :] = (40, 40, 200)
+    card[10:30, 10:30] = (255, 255, 255)  # a mark in the top-left corner
+    seen = np.array([[300, 100], [400, 110], [420, 260], [280, 250]], dtype=np.float32)
+    src = np.array([[0, 0], [99, 0], [99, 139], [0, 139]], dtype=np.float32)
+    image = cv2.warpPerspective(card, cv2.getPerspectiveTransform(src, seen), (640, 480))
+    back = rectify(image, order_clockwise(seen), (100, 140))
+    assert back[15:25, 15:25].mean() > 230
+    assert abs(float(back[60:100, 40:80, 2].mean()) - 200) < 5
+
+
+def test_rectify_rejects_bad_size_and_corners():
+    image = np.zeros((50, 50, 3), np.uint8)
+    with pytest.raises(ValueError, match="positive"):
+        rectify(image, UPRIGHT, (0, 10))
+    with pytest.raises(ValueError, match=r"\(4, 2\)"):
+        rectify(image, UPRIGHT[:3])
+    with pytest.raises(ValueError, match="finite"):
+        as_quad([[0, 0], [1, 0], [1, np.nan], [0, 1]])
+
+
+def test_area_aspect_centre_and_length():
+    assert quad_area(UPRIGHT) == pytest.approx(50 * 70)
+    assert quad_aspect(UPRIGHT) == pytest.approx(1.4)
+    assert quad_long_side(UPRIGHT) == pytest.approx(70)
+    assert quad_center(UPRIGHT) == pytest.approx((35, 55))
+    assert is_convex(UPRIGHT)
+    assert not is_convex(UPRIGHT[[0, 2, 1, 3]])
+
+
+def test_iou():
+    assert quad_iou(UPRIGHT, UPRIGHT[::-1]) == pytest.approx(1.0)
+    shifted = UPRIGHT + np.float32([25, 0])
+    assert quad_iou(UPRIGHT, shifted) == pytest.approx(25 * 70 / (75 * 70), rel=1e-3)
+    assert quad_iou(UPRIGHT, UPRIGHT + np.float32([500, 0])) == 0.0

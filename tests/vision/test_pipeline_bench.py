@@ -1,0 +1,50 @@
+"""`companion bench`: the dispatcher and a one-scene run of the vision benchmark."""
+
+from __future__ import annotations
+
+import json
+
+from companion.cli import bench as bench_cli
+from companion.cli import main
+from companion.vision.bench import EMPTY_SEED, HELD_OUT_SEED, Tally
+from companion.vision.types import CardReading
+
+
+def test_vision_bench_prints_every_figure(capsys):
+    status = main(
+        ["bench", "vision", "--deck", "animals", "--scenes", "1", "--empty", "1", "--json"]
+    )
+    figures = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert figures["synthetic animals"]["images"] == 1
+    assert figures["synthetic animals"]["cards"] > 0
+    assert figures["median ms per frame"] > 0
+    assert figures["empty tables"]["images"] == 1
+
+
+def test_held_out_seeds_are_far_from_training():
+    # The reader trains on streams 0, 1, 10_000, 10_001 and evaluates from 900_000.
+    assert HELD_OUT_SEED > 1_000_000 and EMPTY_SEED >= HELD_OUT_SEED + 1_000_000
+
+
+def test_missing_benchmark_says_not_available(capsys, monkeypatch):
+    monkeypatch.setitem(bench_cli.TARGETS, "voice", ("companion.no_such_module", "speech"))
+    assert main(["bench", "voice"]) == 2
+    assert "not available" in capsys.readouterr().err
+
+
+def test_tally_counts_misreads_and_phantoms():
+    import numpy as np
+
+    from companion.vision.synth import CardSpec, CardTruth
+
+    square = np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32)
+    truth = CardTruth(square, "up", 2, None, "wolf", 1.0, CardSpec())
+    wrong = CardReading(square + 1, "up", 3, None, "lynx", 0.9)
+    phantom = CardReading(square + 500, "down", None, None, "back", 0.9)
+    tally = Tally()
+    tally.add_scene([wrong, phantom], [None, None], [truth])
+    summary = tally.summary()
+    assert summary["found"] == 1 and summary["found and read right"] == 0
+    assert summary["misread as a game rank"] == 1
+    assert summary["phantoms"] == 1
