@@ -1,0 +1,246 @@
+"""Deck profiles: which deck is on the table, and what its cards look like.
+
+`playing-cards` is built in: its cards are read from their corner indices by a model that
+needs no pictures. Animal decks differ from edition to edition, so they are *enrolled*:
+one picture of each card 1..5 and of the back, rectified to the reader's card size, is
+kept as the deck's templates (`companion deck enroll NAME --images DIR`).
+
+A profile is one `.npz` file: the rectified pictures per card plus a small JSON header.
+Pictures rather than descriptors are stored, so that a better matcher later reads old
+profiles without re-enrolling. User profiles live in platformdirs' user data directory
+(`prey-companion/decks/`); the project's own rendered animal deck ships with the package
+as `demo-animals`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+import cv2
+import numpy as np
+import platformdirs
+
+from .features import READ_SIZE, rectify_cards
+
+PLAYING_CARDS = "playing-cards"
+DEMO_ANIMALS = "demo-animals"
+CARD_KEYS: tuple[str, ...] = ("1", "2", "3", "4", "5", "back")
+ANIMAL_NAMES: Mapping[int, str] = {1: "bear", 2: "wolf", 3: "lynx", 4: "owl", 5: "mouse"}
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+SHIPPED_DIR = Path(__file__).resolve().parent / "models_data"
+PROFILE_FORMAT = 1
+
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+# A picture whose long/short ratio is this close to a card's 7:5 is taken as a flat scan
+# of the card itself; camera photos are 4:3, 3:2 or 16:9 and go through the card finder.
+_FLAT_ASPECT = (1.36, 1.45)
+
+DeckKind = Literal["playing-cards", "enrolled"]
+
+
+class DeckError(ValueError):
+    """A deck that cannot be loaded or enrolled; the message says what was expected."""
+
+
+@dataclass(frozen=True)
+class DeckProfile:
+    """A deck the reader knows.
+
+    `templates` maps each of CARD_KEYS to its enrolled pictures, (n, H, W, 3) uint8 BGR
+    rectified to `features.READ_SIZE` (upright or upside down: the reader tries both);
+    it is empty for the built-in playing cards.
+    """
+
+    name: str
+    kind: DeckKind
+    templates: Mapping[str, np.ndarray]
+    source: str  # "built in", "shipped" or the profile's path
+
+
+@dataclass(frozen=True)
+class DeckInfo:
+    """One line of `companion deck list`."""
+
+    name: str
+    kind: DeckKind
+    where: str  # "built in", "shipped" or the profile's path
+
+
+def user_decks_dir() -> Path:
+    """Where enrolled profiles are saved (platformdirs' user data dir, `decks/`)."""
+    return Path(platformdirs.user_data_dir("prey-companion")) / "decks"
+
+
+def _shipped_path(name: str) -> Path:
+    return SHIPPED_DIR / f"{name}.npz"
+
+
+def _shipped_names() -> list[str]:
+    return sorted(p.stem for p in SHIPPED_DIR.glob("*.npz"))
+
+
+def check_name(name: str) -> str:
+    """Return `name` if it can name an enrolled deck, else raise DeckError saying why."""
+    if not _NAME.match(name):
+        raise DeckError(
+            f"bad deck name {name!r}: expected 1 to 40 lower-case letters, digits, '-' or '_',"
+            " starting with a letter or digit"
+        )
+    if name == PLAYING_CARDS:
+        raise DeckError(f"{PLAYING_CARDS!r} is built in and cannot be enrolled: pick another name")
+    return name
+
+
+def list_decks(decks_dir: Path | None = None) -> list[DeckInfo]:
+    """The built-in deck, the shipped profiles, then the user's enrolled profiles."""
+    found = [DeckInfo(PLAYING_CARDS, PLAYING_CARDS, "built in")]
+    found += [DeckInfo(n, "enrolled", "shipped") for n in _shipped_names()]
+    folder = decks_dir or user_decks_dir()
+    if folder.is_dir():
+        found += [DeckInfo(p.stem, "enrolled", str(p)) for p in sorted(folder.glob("*.npz"))]
+    return found
+
+
+def load_deck(name: str, decks_dir: Path | None = None) -> DeckProfile:
+    """The profile called `name`: built in, enrolled by the user, or shipped.
+
+    A user's profile of the same name as a shipped one wins (re-enrolling your own print).
+    """
+    if name == PLAYING_CARDS:
+        return DeckProfile(PLAYING_CARDS, PLAYING_CARDS, {}, "built in")
+    user = (decks_dir or user_decks_dir()) / f"{name}.npz"
+    if _NAME.match(name) and user.is_file():
+        return read_profile(user)
+    if _NAME.match(name) and _shipped_path(name).is_file():
+        profile = read_profile(_shipped_path(name))
+        return DeckProfile(profile.name, profile.kind, profile.templates, "shipped")
+    known = ", ".join(d.name for d in list_decks(decks_dir))
+    raise DeckError(
+        f"unknown deck {name!r}: expected one of {known} "
+        f"(enroll one with `companion deck enroll NAME --images DIR`)"
+    )
+
+
+def read_profile(path: Path) -> DeckProfile:
+    """Load one profile file, or raise DeckError saying what is wrong with it."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(bytes(data["header"]).decode("utf-8"))
+            templates = {key: np.array(data[f"card_{key}"]) for key in CARD_KEYS}
+    except (OSError, KeyError, ValueError) as err:
+        raise DeckError(
+            f"deck profile {path} is unreadable ({err}): enroll the deck again"
+        ) from err
+    if header.get("format") != PROFILE_FORMAT:
+        raise DeckError(
+            f"deck profile {path} has format {header.get('format')!r}, "
+            f"expected {PROFILE_FORMAT}: enroll the deck again"
+        )
+    width, height = READ_SIZE
+    for key, pics in templates.items():
+        if pics.ndim != 4 or pics.shape[1:] != (height, width, 3) or len(pics) == 0:
+            raise DeckError(
+                f"deck profile {path}: card {key} has pictures of shape "
+                f"{pics.shape}, expected (n, {height}, {width}, 3): enroll again"
+            )
+    return DeckProfile(str(header["name"]), "enrolled", templates, str(path))
+
+
+def write_profile(profile: DeckProfile, path: Path) -> None:
+    """Save a profile as one `.npz` file (written aside, then moved into place)."""
+    header = {
+        "format": PROFILE_FORMAT,
+        "name": profile.name,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "card_size": list(READ_SIZE),
+    }
+    arrays = {f"card_{key}": np.asarray(profile.templates[key], np.uint8) for key in CARD_KEYS}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial.npz")
+    np.savez_compressed(
+        partial, header=np.frombuffer(json.dumps(header).encode(), np.uint8), **arrays
+    )
+    partial.replace(path)
+
+
+def _pictures_of(images_dir: Path, key: str) -> list[Path]:
+    """The picture files for one card: `KEY.ext` and/or every image in folder `KEY/`."""
+    found = [
+        p
+        for p in images_dir.iterdir()
+        if p.is_file() and p.stem.lower() == key and p.suffix.lower() in IMAGE_SUFFIXES
+    ]
+    folder = images_dir / key
+    if folder.is_dir():
+        found += [p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES]
+    return sorted(found)
+
+
+def card_from_picture(image: np.ndarray, where: str) -> np.ndarray:
+    """One card of a picture, rectified to READ_SIZE.
+
+    A flat scan (the picture is the card, 5:7) is only resized; a photo of a card on a
+    table goes through the card finder and the largest card found is kept.
+    """
+    height, width = image.shape[:2]
+    if min(height, width) >= 16:
+        aspect = max(height, width) / min(height, width)
+        if _FLAT_ASPECT[0] <= aspect <= _FLAT_ASPECT[1]:
+            if width > height:
+                image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+            return cv2.resize(image, READ_SIZE, interpolation=cv2.INTER_AREA)
+    from .detect import find_cards
+    from .geometry import order_clockwise, quad_area
+
+    quads = find_cards(image)
+    if not quads:
+        raise DeckError(
+            f"no card found in {where}: expected a flat scan of the card (5:7) or a photo "
+            "of it lying on a table, whole and in focus"
+        )
+    largest = max(quads, key=quad_area)
+    return rectify_cards(image, [order_clockwise(largest)])[0]
+
+
+def _read_picture(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise DeckError(f"cannot read image {path}: expected a PNG, JPEG or other image file")
+    return image
+
+
+def enroll(name: str, images_dir: Path | str, decks_dir: Path | None = None) -> DeckProfile:
+    """Learn a deck from one or more pictures of each card and of its back, and save it.
+
+    `images_dir` holds, for each of 1..5 and `back`, a file with that stem (`1.png`,
+    `back.jpg`) or a folder of that name with pictures. Returns the saved profile.
+    """
+    check_name(name)
+    images_dir = Path(images_dir)
+    if not images_dir.is_dir():
+        raise DeckError(
+            f"{images_dir} is not a folder: expected a folder with pictures "
+            "1.png … 5.png and back.png (or folders 1/ … 5/ and back/)"
+        )
+    pictures = {key: _pictures_of(images_dir, key) for key in CARD_KEYS}
+    missing = [key for key, paths in pictures.items() if not paths]
+    if missing:
+        raise DeckError(
+            f"missing pictures in {images_dir} for: {', '.join(missing)}; expected for each "
+            f"of {', '.join(CARD_KEYS)} a file with that name ({'/'.join(IMAGE_SUFFIXES)}) "
+            "or a folder with that name holding pictures"
+        )
+    templates = {
+        key: np.stack([card_from_picture(_read_picture(p), str(p)) for p in paths])
+        for key, paths in pictures.items()
+    }
+    path = (decks_dir or user_decks_dir()) / f"{name}.npz"
+    profile = DeckProfile(name, "enrolled", templates, str(path))
+    write_profile(profile, path)
+    return profile

@@ -1,0 +1,100 @@
+"""What the card reader looks at: rectified cards, their corner indices, their embeddings' input.
+
+Training (models/train) imports these same functions, so the crops a model learned from
+and the crops it is shown at run time are cut the same way.
+
+A rectified card is portrait, upright or upside down (`geometry.rectify` cannot know which).
+Common decks print the corner index top-left and again, turned by 180°, bottom-right, so
+the top-left patch and the bottom-right patch turned by 180° both show an upright index,
+whichever way the card lies: the reader classifies both views and combines them, which
+also survives one corner being covered by a neighbouring card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+# Rectified card for reading: (width, height), 5:7 like the cards themselves.
+READ_SIZE: tuple[int, int] = (120, 168)
+# The corner index patch inside a READ_SIZE card: x0, y0, x1, y1 (a quarter of the width,
+# 30% of the height; real and synthetic indices both fit with some slack for a loose quad).
+CORNER_BOX: tuple[int, int, int, int] = (0, 0, 30, 50)
+CORNER_SIZE: tuple[int, int] = (CORNER_BOX[2] - CORNER_BOX[0], CORNER_BOX[3] - CORNER_BOX[1])
+# Input of the card embedding model (models/train/embed.py): (width, height).
+EMBED_SIZE: tuple[int, int] = (32, 48)
+
+
+_WARP = {"flags": cv2.INTER_LINEAR, "borderMode": cv2.BORDER_REPLICATE}
+
+
+def _to_card(quad: np.ndarray) -> np.ndarray:
+    """The homography from a quad (clockwise, short side first) to the READ_SIZE card."""
+    width, height = READ_SIZE
+    target = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
+    return cv2.getPerspectiveTransform(np.asarray(quad, np.float32), target)
+
+
+def rectify_cards(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
+    """Every quad warped to a READ_SIZE portrait card: (N, H, W, 3) uint8 BGR.
+
+    The quads must be in `geometry.order_clockwise` order (short side first).
+    """
+    width, height = READ_SIZE
+    cards = np.empty((len(quads), height, width, 3), np.uint8)
+    for i, quad in enumerate(quads):
+        cards[i] = cv2.warpPerspective(image, _to_card(quad), READ_SIZE, **_WARP)
+    return cards
+
+
+def corner_views_of(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
+    """`corner_views(rectify_cards(image, quads))`, warping only the two corner patches.
+
+    The same homography samples the same pixels, so this equals cutting the patches out of
+    the whole rectified card, at an eighth of the cost.
+    """
+    x0, y0, x1, y1 = CORNER_BOX
+    width, height = READ_SIZE
+    # each patch's top-left moved to the origin (the bottom-right one is turned below)
+    top_left = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+    bottom_right = np.array([[1, 0, x1 - width], [0, 1, y1 - height], [0, 0, 1]], np.float64)
+    views = np.empty((2 * len(quads), y1 - y0, x1 - x0, 3), np.uint8)
+    for i, quad in enumerate(quads):
+        to_card = _to_card(quad)
+        for j, matrix in enumerate((top_left @ to_card, bottom_right @ to_card)):
+            views[2 * i + j] = cv2.warpPerspective(image, matrix, CORNER_SIZE, **_WARP)
+        views[2 * i + 1] = views[2 * i + 1, ::-1, ::-1]
+    return views
+
+
+def corner_views(cards: np.ndarray) -> np.ndarray:
+    """Both corner indices of each card, upright: (2N, h, w, 3), card i at 2i and 2i + 1.
+
+    View 2i is the top-left patch, view 2i + 1 the bottom-right patch turned by 180°.
+    """
+    x0, y0, x1, y1 = CORNER_BOX
+    width, height = READ_SIZE
+    top_left = cards[:, y0:y1, x0:x1]
+    bottom_right = cards[:, height - y1 : height - y0, width - x1 : width - x0][:, ::-1, ::-1]
+    views = np.empty((2 * len(cards), *top_left.shape[1:]), np.uint8)
+    views[0::2] = top_left
+    views[1::2] = bottom_right
+    return views
+
+
+def to_model_input(patches: np.ndarray) -> np.ndarray:
+    """uint8 (N, H, W, 3) BGR patches as the float32 (N, 3, H, W) in 0..1 the models take."""
+    return np.ascontiguousarray(patches.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+def embed_input(cards: np.ndarray) -> np.ndarray:
+    """READ_SIZE cards shrunk to EMBED_SIZE, as the embedding model's float32 input."""
+    small = np.stack([cv2.resize(c, EMBED_SIZE, interpolation=cv2.INTER_AREA) for c in cards])
+    return to_model_input(small)
+
+
+def turned(cards: np.ndarray) -> np.ndarray:
+    """The same cards turned by 180°."""
+    return np.ascontiguousarray(cards[:, ::-1, ::-1])

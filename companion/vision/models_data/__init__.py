@@ -1,0 +1,1 @@
+"""Files the vision layer ships: ONNX models and deck profiles (see models/README.md)."""

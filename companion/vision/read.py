@@ -1,0 +1,212 @@
+"""Reading each found card: face up or down, rank 1..5 or none, suit, confidence.
+
+`CardReader(deck).read_batch(image, quads)` rectifies every quad (a portrait card, upright
+or upside down) and reads all of them with one batched call:
+
+- playing cards: a small ONNX CNN reads both corner indices of every card (the top-left
+  one and the bottom-right one turned by 180°, so the card's own orientation does not
+  matter) as Ace..King, a back, or not a card, plus the suit; the two views are combined.
+- an enrolled deck: a small ONNX CNN embeds each whole card; the embeddings of the deck's
+  enrolled pictures (both ways up) are computed once; the nearest enrolled card wins only
+  when it is near enough and clearly nearer than any other card of the deck.
+
+A misread game card spoils a game, an unread one only costs a question to the table, so
+every doubt ends as rank None, label "other", with a confidence below 0.5, never as a
+guess among 1..5. A reading the reader stands by has a confidence of 0.5 or more (the
+tracker's default `min_confidence`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+from .decks import ANIMAL_NAMES, CARD_KEYS, PLAYING_CARDS, SHIPPED_DIR, DeckProfile
+from .features import (
+    corner_views,
+    corner_views_of,
+    embed_input,
+    rectify_cards,
+    to_model_input,
+    turned,
+)
+from .geometry import order_clockwise
+from .types import SUITS, CardReading
+
+PLAYING_MODEL = SHIPPED_DIR / "playing_cards.onnx"
+EMBED_MODEL = SHIPPED_DIR / "card_embed.onnx"
+RANK_TEXT: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+BACK_CLASS = 13
+NONE_CLASS = 14
+GAME_RANKS = range(1, 6)
+NOT_A_CARD = "not a card"  # label of a quad that holds no card at all (the finder may drop it)
+OTHER = "other"  # label of a face the deck does not know, or cannot read for sure
+
+# A game rank is reported only when both its rank and its suit are this likely (else rank
+# None, "other"). Training used label smoothing, so a sure rank scores about 0.95.
+MIN_RANK_PROBABILITY = 0.75
+MIN_SUIT_PROBABILITY = 0.6
+# Confidence of a reading the reader does not stand by stays below this (the tracker trusts
+# readings from 0.5 up).
+DOUBT = 0.4
+# Two corners read as different faces: the sure one wins only against an unsure one.
+SURE_VIEW = 0.9
+UNSURE_VIEW = 0.6
+# Enrolled decks: cosine similarity of the embeddings to the best enrolled picture, and its
+# margin over the best picture of any other card (measured: right cards about 0.9 and 0.6,
+# playing cards and clutter below 0.4; models/README.md).
+MIN_SIMILARITY = 0.6
+MIN_MARGIN = 0.15
+
+
+@lru_cache(maxsize=4)
+def _session(path: Path) -> ort.InferenceSession:
+    """One onnxruntime session per model file and process, on one thread."""
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"model {path} is missing: reinstall the package or retrain it (models/README.md)"
+        )
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+class CardReader:
+    """Reads the cards of one deck; build it once, call `read_batch` for every frame."""
+
+    def __init__(self, deck: DeckProfile) -> None:
+        self.deck = deck
+        if deck.kind == PLAYING_CARDS:
+            self._session = _session(PLAYING_MODEL)
+        else:
+            self._session = _session(EMBED_MODEL)
+            self._templates, self._template_keys = self._template_matrix(deck)
+
+    def read_batch(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> list[CardReading]:
+        """One reading per quad, in the same order (corners ordered clockwise)."""
+        if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+            raise ValueError(
+                f"expected a BGR uint8 image of shape (H, W, 3), got {image.dtype} {image.shape}"
+            )
+        if not quads:
+            return []
+        ordered = [order_clockwise(q) for q in quads]
+        if self.deck.kind == PLAYING_CARDS:
+            return self._read_playing(corner_views_of(image, ordered), ordered)
+        return self._read_enrolled(rectify_cards(image, ordered), ordered)
+
+    def read_cards(self, cards: np.ndarray, corners: Sequence[np.ndarray]) -> list[CardReading]:
+        """Read already rectified READ_SIZE cards; `corners` are passed through."""
+        if self.deck.kind == PLAYING_CARDS:
+            return self._read_playing(corner_views(cards), corners)
+        return self._read_enrolled(cards, corners)
+
+    # --- playing cards -----------------------------------------------------------------
+
+    def _read_playing(self, views: np.ndarray, corners: Sequence[np.ndarray]) -> list[CardReading]:
+        """Read cards from their corner views (card i at views 2i and 2i + 1)."""
+        rank_p, suit_p = self._session.run(None, {"corners": to_model_input(views)})
+        return [
+            _playing_reading(rank_p[2 * i : 2 * i + 2], suit_p[2 * i : 2 * i + 2], corners[i])
+            for i in range(len(corners))
+        ]
+
+    # --- enrolled decks ----------------------------------------------------------------
+
+    def _embed(self, cards: np.ndarray) -> np.ndarray:
+        """Unit embeddings of READ_SIZE cards, one batched call: (N, D)."""
+        return self._session.run(None, {"cards": embed_input(cards)})[0]
+
+    def _template_matrix(self, deck: DeckProfile) -> tuple[np.ndarray, np.ndarray]:
+        """Embeddings of every enrolled picture both ways up, with each row's card key."""
+        pictures = [np.asarray(deck.templates[key]) for key in CARD_KEYS]
+        keys = np.array([key for key, p in zip(CARD_KEYS, pictures, strict=True) for _ in p])
+        every = np.concatenate(pictures)
+        both = np.concatenate([every, turned(every)])
+        return self._embed(both), np.concatenate([keys, keys])
+
+    def _read_enrolled(self, cards: np.ndarray, corners: Sequence[np.ndarray]) -> list[CardReading]:
+        """Nearest enrolled card by embedding, kept only with a clear margin."""
+        similarity = self._embed(cards) @ self._templates.T
+        per_key = np.stack(
+            [similarity[:, self._template_keys == key].max(axis=1) for key in CARD_KEYS], axis=1
+        )
+        order = np.argsort(-per_key, axis=1)
+        readings = []
+        for i in range(len(cards)):
+            best, runner_up = per_key[i, order[i, 0]], per_key[i, order[i, 1]]
+            key = CARD_KEYS[order[i, 0]]
+            readings.append(
+                _enrolled_reading(key, float(best), float(best - runner_up), corners[i])
+            )
+        return readings
+
+
+def _combine_views(rank_p: np.ndarray, suit_p: np.ndarray) -> tuple[int, float, np.ndarray]:
+    """One rank class, its probability and suit probabilities from a card's two corners.
+
+    When both corners agree the probabilities are averaged. When they differ, one corner
+    may be covered by a neighbouring card: a face read on one corner while the other shows
+    no face (a back pattern, nothing) is kept at a reduced probability, and so is a sure
+    corner against an unsure one (a small or blurred index); two different faces read
+    with some certainty each are a conflict and read as nothing certain.
+    """
+    top = rank_p.argmax(axis=1)
+    if top[0] == top[1]:
+        k = int(top[0])
+        return k, float(rank_p[:, k].mean()), suit_p.mean(axis=0)
+    faces = [v for v in (0, 1) if top[v] < BACK_CLASS]
+    if len(faces) == 1:
+        v = faces[0]
+        k = int(top[v])
+        return k, 0.85 * float(rank_p[v, k]), suit_p[v]
+    sure = rank_p.max(axis=1)
+    v = int(sure.argmax())
+    if sure[v] >= SURE_VIEW and sure[1 - v] < UNSURE_VIEW:
+        k = int(top[v])
+        return k, 0.85 * float(sure[v]), suit_p[v]
+    k = int(rank_p.mean(axis=0).argmax())
+    return k, 0.5 * float(rank_p[:, k].mean()), suit_p.mean(axis=0)
+
+
+def _playing_reading(rank_p: np.ndarray, suit_p: np.ndarray, corners: np.ndarray) -> CardReading:
+    """The reading of one playing card from its two corner views' probabilities."""
+    k, p, suits = _combine_views(rank_p, suit_p)
+    if k == BACK_CLASS:
+        return CardReading(corners, "down", None, None, "back", p)
+    if k == NONE_CLASS:
+        return CardReading(corners, "up", None, None, NOT_A_CARD, p)
+    s = int(suits.argmax())
+    rank = k + 1
+    if rank not in GAME_RANKS:  # 6..King: a face, but no game card
+        return CardReading(corners, "up", None, None, OTHER, p)
+    if p < MIN_RANK_PROBABILITY or suits[s] < MIN_SUIT_PROBABILITY:
+        return CardReading(corners, "up", None, None, OTHER, DOUBT * p * float(suits[s]))
+    # 0.5 at the acceptance thresholds, 1 for a sure rank (about 0.95) and a sure suit
+    sureness = min(
+        (p - MIN_RANK_PROBABILITY) / (0.95 - MIN_RANK_PROBABILITY),
+        (suits[s] - MIN_SUIT_PROBABILITY) / (1 - MIN_SUIT_PROBABILITY),
+    )
+    confidence = 0.5 + 0.5 * min(1.0, float(sureness))
+    return CardReading(corners, "up", rank, SUITS[s], f"{RANK_TEXT[k]} of {SUITS[s]}", confidence)
+
+
+def _enrolled_reading(
+    key: str, similarity: float, margin: float, corners: np.ndarray
+) -> CardReading:
+    """The reading of one enrolled-deck card from its best match and margin."""
+    if similarity < MIN_SIMILARITY or margin < MIN_MARGIN:
+        near = max(0.0, similarity) * min(1.0, max(0.0, margin) / MIN_MARGIN)
+        return CardReading(corners, "up", None, None, OTHER, DOUBT * near)
+    # 0.5 at the thresholds, 1 from similarity 0.9 and margin 0.45 up
+    sureness = min((similarity - MIN_SIMILARITY) / 0.3, (margin - MIN_MARGIN) / 0.3)
+    confidence = 0.5 + 0.5 * min(1.0, sureness)
+    if key == "back":
+        return CardReading(corners, "down", None, None, "back", confidence)
+    rank = int(key)
+    return CardReading(corners, "up", rank, None, ANIMAL_NAMES[rank], confidence)

@@ -1,0 +1,50 @@
+"""`python -m models.train cards|embed|finder|demo-deck|evaluate [--seed N] [--out FILE]`."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+MODELS_DATA = Path(__file__).resolve().parents[2] / "companion" / "vision" / "models_data"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__)
+    parser.add_argument(
+        "model",
+        choices=("cards", "embed", "finder", "demo-deck", "evaluate"),
+        help="what to rebuild or measure",
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--synth", type=int, default=16_000, help="synthetic cards to render")
+    parser.add_argument("--out", type=Path, help="ONNX file to write (default: the shipped one)")
+    args = parser.parse_args()
+    if args.model == "evaluate":
+        from .evaluate import main as evaluate
+
+        evaluate()
+        return
+    if args.model == "embed":
+        from . import embed
+
+        embed.train(args.out or MODELS_DATA / "card_embed.onnx", seed=args.seed)
+        return
+    if args.model == "finder":
+        from . import finder
+
+        finder.train(args.out or MODELS_DATA / "card_finder.onnx", seed=args.seed)
+        return
+    if args.model == "demo-deck":
+        from .demo_deck import make_demo_deck
+
+        make_demo_deck()
+        return
+    from . import cards
+
+    out = args.out or MODELS_DATA / "playing_cards.onnx"
+    cards.train(out, seed=args.seed, n_synth=args.synth, epochs=args.epochs)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""Training crops for the playing-card reader: synthetic cards seen as a camera sees them.
+
+Each sample is a card face (or a back, or something that is not a card) laid on a
+procedural table at a random angle, size and tilt, lit unevenly, blurred, noised and
+JPEG-compressed; then the quad a detector would hand over (the true corners, jittered as a
+detector's error) is rectified exactly as at run time (`companion.vision.features`).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.features import READ_SIZE, rectify_cards
+from companion.vision.geometry import order_clockwise
+from companion.vision.synth.art import PLAYING_BACK_STYLES, card_back, card_face, card_mask
+from companion.vision.synth.textures import TABLE_STYLES, table_surface
+from companion.vision.types import SUITS
+
+# Classes of the rank head: 0..12 = Ace..King, then a card back, then "not a card".
+RANK_NAMES: tuple[str, ...] = (
+    "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "back", "none",
+)  # fmt: skip
+BACK_CLASS = 13
+NONE_CLASS = 14
+NO_SUIT = -1  # suit target ignored for backs and non-cards
+
+
+def _card_art(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
+    """An upright 250x350 card picture with its (rank class, suit class)."""
+    kind = rng.random()
+    if kind < 0.72:
+        rank = int(rng.integers(1, 14))
+        suit = int(rng.integers(4))
+        face = card_face("playing-cards", rank, SUITS[suit], int(rng.integers(0, 12)))
+        return np.array(face), rank - 1, suit
+    if kind < 0.84:
+        if rng.random() < 0.6:
+            back = card_back("playing-cards", PLAYING_BACK_STYLES[rng.integers(3)])
+        else:
+            back = card_back("animals", int(rng.integers(0, 300)))
+        return np.array(back), BACK_CLASS, NO_SUIT
+    if kind < 0.93:  # an animal card is not a playing card
+        face = card_face("animals", int(rng.integers(1, 6)), None, int(rng.integers(0, 300)))
+        return np.array(face), NONE_CLASS, NO_SUIT
+    return _clutter(rng), NONE_CLASS, NO_SUIT
+
+
+def _clutter(rng: np.random.Generator) -> np.ndarray:
+    """Something card-sized that is no card: a patch of table, a phone, a coin, a hand."""
+    art = table_surface(TABLE_STYLES[rng.integers(len(TABLE_STYLES))], (250, 350), rng)
+    for _ in range(int(rng.integers(0, 4))):
+        color = tuple(int(v) for v in rng.integers(0, 256, 3))
+        center = (int(rng.integers(0, 250)), int(rng.integers(0, 350)))
+        if rng.random() < 0.5:
+            cv2.circle(art, center, int(rng.integers(15, 90)), color, -1, cv2.LINE_AA)
+        else:
+            size = (int(rng.integers(20, 200)), int(rng.integers(20, 250)))
+            cv2.rectangle(art, center, (center[0] + size[0], center[1] + size[1]), color, -1)
+    return art
+
+
+def _light(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Uneven, tinted light, a glare spot now and then, blur, sensor noise and JPEG."""
+    h, w = image.shape[:2]
+    gx, gy = rng.uniform(-0.6, 0.6, 2)
+    level = rng.uniform(0.45, 1.25)
+    corners = (
+        np.float32(
+            [[1 - gx / 2 - gy / 2, 1 + gx / 2 - gy / 2], [1 - gx / 2 + gy / 2, 1 + gx / 2 + gy / 2]]
+        )
+        * level
+    )
+    gain = cv2.resize(corners, (w, h), interpolation=cv2.INTER_LINEAR)
+    tint = rng.uniform(0.8, 1.15, 3)
+    out = cv2.merge(
+        [
+            cv2.multiply(c, gain, scale=float(t), dtype=cv2.CV_32F)
+            for c, t in zip(cv2.split(image), tint, strict=True)
+        ]
+    )
+    if rng.random() < 0.15:
+        spot = np.zeros((h, w), np.float32)
+        cx, cy, r = int(rng.uniform(0, w)), int(rng.uniform(0, h)), rng.uniform(10, w / 2)
+        cv2.circle(spot, (cx, cy), int(r / 2), float(rng.uniform(60, 200)), -1)
+        spot = cv2.GaussianBlur(spot, (0, 0), r / 2)
+        out += spot[..., None]
+    if rng.random() < 0.5:
+        k = 5 if w > 240 and rng.random() < 0.5 else 3
+        out = cv2.GaussianBlur(out, (k, k), 0)
+    if rng.random() < 0.15:
+        length = int(rng.integers(3, 7))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2] = 1.0 / length
+        rot = cv2.getRotationMatrix2D((length / 2, length / 2), rng.uniform(0, 180), 1)
+        kernel = cv2.warpAffine(kernel, rot, (length, length))
+        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
+    noise = np.empty_like(out)
+    cv2.randn(noise, 0, float(rng.uniform(1, 8)))
+    out = cv2.convertScaleAbs(out + noise)  # saturates to 0..255
+    quality = int(rng.integers(35, 95))
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+
+
+def _placed(art: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The card laid on a table, seen at a random size, turn and tilt: (scene, corners)."""
+    length = float(np.exp(rng.uniform(np.log(60), np.log(320))))
+    width = length * 5 / 7
+    side = int(length * 1.5) + 8
+    table = table_surface(TABLE_STYLES[rng.integers(len(TABLE_STYLES))], (side, side), rng)
+    angle = rng.uniform(0, 2 * np.pi)
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    half = np.array([[-width, -length], [width, -length], [width, length], [-width, length]]) / 2
+    # a tilted camera: the far side of the card looks shorter
+    squeeze = rng.uniform(0.0, 0.18)
+    half[:2, 0] *= 1 - squeeze
+    half[:2, 1] *= 1 - squeeze / 2
+    corners = (half @ rot.T + side / 2 + rng.normal(0, 0.03 * length, 2)).astype(np.float32)
+    src = np.array([[0, 0], [249, 0], [249, 349], [0, 349]], np.float32)
+    matrix = cv2.getPerspectiveTransform(src, corners)
+    warped = cv2.warpPerspective(art, matrix, (side, side), flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(card_mask(), matrix, (side, side), flags=cv2.INTER_LINEAR)
+    alpha = mask[..., None].astype(np.float32) / 255.0
+    if rng.random() < 0.5:  # a soft shadow under the card
+        shadow = cv2.GaussianBlur(mask, (0, 0), max(1.0, length / 60)).astype(np.float32) / 255
+        offset = np.float32([[1, 0, rng.uniform(-4, 4)], [0, 1, rng.uniform(-4, 4)]])
+        shadow = cv2.warpAffine(shadow, offset, (side, side))
+        table = (table * (1 - 0.35 * shadow[..., None])).astype(np.uint8)
+    scene = (warped * alpha + table * (1 - alpha)).astype(np.uint8)
+    return scene, corners
+
+
+def _occlude(card: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Cover part of one long edge or one corner, as an overlapping neighbour does."""
+    out = card.copy()
+    h, w = out.shape[:2]
+    color = rng.integers(0, 256, 3)
+    if rng.random() < 0.5:
+        depth = int(rng.uniform(0.05, 0.3) * w)
+        x0 = 0 if rng.random() < 0.5 else w - depth
+        out[:, x0 : x0 + depth] = color
+    else:
+        dx, dy = int(rng.uniform(0.1, 0.3) * w), int(rng.uniform(0.1, 0.35) * h)
+        if rng.random() < 0.5:
+            out[:dy, :dx] = color
+        else:
+            out[h - dy :, w - dx :] = color
+    return out
+
+
+def synthetic_card(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
+    """One rectified READ_SIZE card as the reader sees it, with (rank class, suit class)."""
+    art, rank, suit = _card_art(rng)
+    scene, corners = _placed(art, rng)
+    scene = _light(scene, rng)
+    jitter = rng.normal(0, 0.012 * np.linalg.norm(corners[0] - corners[2]), corners.shape)
+    card = rectify_cards(scene, [order_clockwise(corners + jitter.astype(np.float32))])[0]
+    if rng.random() < 0.1:
+        card = _occlude(card, rng)
+    return card, rank, suit
+
+
+def synthetic_cards(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`n` samples from one seed: (cards (n, H, W, 3), rank classes, suit classes)."""
+    rng = np.random.default_rng(seed)
+    width, height = READ_SIZE
+    cards = np.empty((n, height, width, 3), np.uint8)
+    ranks = np.empty(n, np.int64)
+    suits = np.empty(n, np.int64)
+    for i in range(n):
+        cards[i], ranks[i], suits[i] = synthetic_card(rng)
+    return cards, ranks, suits

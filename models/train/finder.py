@@ -1,0 +1,295 @@
+"""Training scenes for the card finder: rendered tables with per-pixel card and core masks.
+
+Each sample is a frame as `companion.vision.segment` feeds the net (long side
+`segment.NET_LONG_SIDE`, padded to a multiple of `segment.STRIDE`) and two soft targets at
+the net's output resolution (half the input): "card" (every visible card pixel) and
+"core" (each card's visible part eroded by `CORE_MARGIN` of its short side, so that
+touching or overlapping cards fall apart into separate blobs). A share of the scenes is
+cropped so that cards are cut by the picture's border, as on real photos; empty tables
+with coins, phones, notes, markers and hands teach what is not a card.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.segment import CORE_MARGIN, STRIDE, net_input
+from companion.vision.synth import random_scene, render_scene
+from companion.vision.synth.camera import lens_maps, tilt_homography
+from companion.vision.synth.props import draw_hand
+from companion.vision.synth.render import _paste_thing
+
+FRAME = (1280, 720)
+MASK_SCALE = 0.5  # occluders are drawn at half the frame's resolution
+CROP_RATE = 0.35  # scenes cropped so that some cards are cut by the border
+EMPTY_RATE = 0.15  # scenes without a card
+BATCH = 12
+CROP = (128, 192)  # training crops, input pixels (height, width)
+DATA_DIR = Path("/tmp/finder_data")  # rendered once, reused by later runs
+
+
+def scene_sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Render training scene `seed` (< 1,000,000): net input (H, W, 3) uint8 and targets
+    (2, H/2, W/2) uint8 (card, core; 0..255 = the covered fraction of each output pixel)."""
+    if seed >= 1_000_000:
+        raise ValueError("seeds from 1,000,000 on are held out for the benchmark")
+    rng = np.random.default_rng(seed)
+    empty = rng.random() < EMPTY_RATE
+    n_cards = 0 if empty else int(rng.integers(1, 16))
+    spec = random_scene(
+        rng,
+        n_cards,
+        "mixed",
+        size=FRAME,
+        distractors=int(rng.integers(1, 6)) if empty else int(rng.integers(0, 4)),
+        hand_rate=0.4 if empty else 0.2,
+    )
+    image, truths = render_scene(spec)
+    occluder = _occluders(spec)
+    # Crop window in frame pixels, the same aspect as the frame; then scaled for the net
+    # exactly as `segment.net_input` scales a frame (area averaging).
+    fraction = float(rng.uniform(0.5, 0.9)) if rng.random() < CROP_RATE else 1.0
+    cw, ch = round(FRAME[0] * fraction), round(FRAME[1] * fraction)
+    x0, y0 = int(rng.integers(0, FRAME[0] - cw + 1)), int(rng.integers(0, FRAME[1] - ch + 1))
+    net_in, sx, sy = net_input(image[y0 : y0 + ch, x0 : x0 + cw])
+    pad_h, pad_w = net_in.shape[:2]
+    # Frame pixel centres to net pixel centres (cv2.resize's convention), for the targets.
+    to_net = np.array([[sx, 0, (0.5 - x0) * sx - 0.5], [0, sy, (0.5 - y0) * sy - 0.5]])
+    quads = [t.corners.astype(np.float64) @ to_net[:, :2].T + to_net[:, 2] for t in truths]
+    grow, offset = 1 / MASK_SCALE, 0.5 / MASK_SCALE - 0.5  # occluder mask -> frame pixels
+    mask_to_frame = np.array([[grow, 0, offset], [0, grow, offset], [0, 0, 1]])
+    occ = cv2.warpAffine(
+        occluder,
+        to_net @ mask_to_frame,
+        (pad_w, pad_h),
+        flags=cv2.INTER_LINEAR,
+    )
+    card, core = _masks(quads, occ > 127, (pad_h, pad_w))
+    out = (pad_w // 2, pad_h // 2)
+    targets = np.stack([cv2.resize(m, out, interpolation=cv2.INTER_AREA) for m in (card, core)])
+    return net_in, targets
+
+
+def _occluders(spec) -> np.ndarray:  # SceneSpec -> (h, w) uint8 at MASK_SCALE
+    """Where distractors and the hand hide the table, as the camera sees it."""
+    w, h = round(FRAME[0] * MASK_SCALE), round(FRAME[1] * MASK_SCALE)
+    mask = np.zeros((h, w), np.uint8)
+    hom = tilt_homography(spec.size, spec.tilt, spec.tilt_direction)
+    hom_inv = np.linalg.inv(hom)
+    full = np.zeros((FRAME[1], FRAME[0], 3), np.uint8)
+    for thing in spec.distractors:
+        pasted = _paste_thing(full, thing, hom, hom_inv)
+        if pasted is None:
+            continue
+        (x0, y0, x1, y1), alpha = pasted
+        layer = np.zeros((FRAME[1], FRAME[0]), np.uint8)
+        layer[y0:y1, x0:x1] = (alpha > 0.5).astype(np.uint8) * 255
+        mask |= cv2.resize(layer, (w, h), interpolation=cv2.INTER_NEAREST)
+    if spec.hand is not None:
+        draw_hand(mask, spec.hand, 255, MASK_SCALE)
+    if spec.lens:
+        map_xy, map_frac = lens_maps((w, h), round(spec.lens, 3))
+        mask = cv2.remap(mask, map_xy, map_frac, cv2.INTER_NEAREST)
+    return mask
+
+
+def _masks(
+    quads: list[np.ndarray], occluded: np.ndarray, shape: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Card and core masks (0/255): later cards lie on top of earlier ones."""
+    card = np.zeros(shape, np.uint8)
+    core = np.zeros(shape, np.uint8)
+    shift = 4  # fillPoly's sub-pixel bits
+    for quad in quads:  # bottom to top
+        # A card hides the cores below it, and keeps them a margin away from its edge, so
+        # the cores of overlapping cards lie two margins apart as those of touching ones.
+        for polygon, value, mask in (
+            (_eroded(quad, -1.0), 0, core),
+            (quad, 255, card),
+            (_eroded(quad, 1.0), 255, core),
+        ):
+            cv2.fillPoly(mask, [np.round(polygon * 16).astype(np.int32)], value, cv2.LINE_8, shift)
+    card[occluded] = 0
+    core[occluded] = 0
+    return card, core
+
+
+def _eroded(quad: np.ndarray, sign: float) -> np.ndarray:
+    """The quad moved in (sign 1) or out (sign -1) by CORE_MARGIN x its short side on
+    every side (bilinearly, so perspective is kept)."""
+    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    width, height = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    margin = sign * CORE_MARGIN * min(width, height)
+    u = min(0.45, margin / max(width, 1e-6))
+    v = min(0.45, margin / max(height, 1e-6))
+    a, b, c, d = quad  # corners in order; side 0 runs a -> b
+
+    def at(s: float, t: float) -> np.ndarray:
+        return (1 - s) * (1 - t) * a + s * (1 - t) * b + s * t * c + (1 - s) * t * d
+
+    return np.stack([at(u, v), at(1 - u, v), at(1 - u, 1 - v), at(u, 1 - v)])
+
+
+def render_set(first_seed: int, count: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """`count` samples from consecutive seeds (all must stay below 1,000,000)."""
+    for seed in range(first_seed, first_seed + count):
+        yield scene_sample(seed)
+
+
+# --- the net and its training (torch only here) --------------------------------------------
+
+
+def build_net():  # -> torch.nn.Module
+    """A small U-Net: input (N, 3, H, W) BGR 0..255, output (N, 2, H/2, W/2) logits (card,
+    core). It normalises each picture itself (per-channel mean, overall spread), so the
+    table's light level and colour cast do not matter. About 110k weights."""
+    import torch
+    from torch import nn
+
+    def conv(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, 3, stride, dilation, dilation, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        )
+
+    class FinderNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.d1 = nn.Sequential(conv(3, 8, 2), conv(8, 8))  # 1/2
+            self.d2 = nn.Sequential(conv(8, 24, 2), conv(24, 24))  # 1/4
+            self.d3 = nn.Sequential(conv(24, 40, 2), conv(40, 40))  # 1/8
+            self.d4 = nn.Sequential(conv(40, 48, 2), conv(48, 48, 1, 2), conv(48, 48, 1, 2))
+            self.l3, self.u3 = nn.Conv2d(48, 40, 1), conv(40, 40)
+            self.l2, self.u2 = nn.Conv2d(40, 24, 1), conv(24, 24)
+            self.l1, self.u1 = nn.Conv2d(24, 8, 1), conv(8, 8)
+            self.head = nn.Conv2d(8, 2, 1)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            mean = x.mean(dim=(2, 3), keepdim=True)
+            spread = x.std(dim=(1, 2, 3), keepdim=True) + 8.0
+            x = (x - mean) / spread
+            s1 = self.d1(x)
+            s2 = self.d2(s1)
+            s3 = self.d3(s2)
+            y = self.d4(s3)
+            y = self.u3(s3 + self.l3(nn.functional.interpolate(y, scale_factor=2.0)))
+            y = self.u2(s2 + self.l2(nn.functional.interpolate(y, scale_factor=2.0)))
+            y = self.u1(s1 + self.l1(nn.functional.interpolate(y, scale_factor=2.0)))
+            return self.head(y)
+
+    return FinderNet()
+
+
+def train(
+    out: Path,
+    *,
+    data: Path = DATA_DIR,
+    samples: int = 4500,
+    minutes: float = 10.0,
+    seed: int = 0,
+) -> None:
+    """Render (once, cached in `data`) and train on `samples` scenes for `minutes`; export
+    to `out`. Seeds 0..samples-1, all below the benchmark's held-out range."""
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)
+    x_all, y_all = _load_or_render(data, samples)
+    model = build_net()
+    weights = sum(p.numel() for p in model.parameters())
+    print(f"{len(x_all)} scenes, {weights} weights")
+    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    rng = np.random.default_rng(seed)
+    deadline = time.monotonic() + 60 * minutes
+    start = time.monotonic()
+    step = 0
+    model.train()
+    while time.monotonic() < deadline:
+        progress = (time.monotonic() - start) / (deadline - start)
+        for group in optimiser.param_groups:  # cosine decay over the time budget
+            group["lr"] = 3e-3 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+        x, y = _batch(x_all, y_all, rng, BATCH)
+        logits = model(torch.from_numpy(x))
+        target = torch.from_numpy(y)
+        # Separating touching cards hinges on the core: it weighs three times as much.
+        losses = torch.nn.functional.binary_cross_entropy_with_logits(
+            logits, target, reduction="none"
+        ).mean(dim=(0, 2, 3))
+        loss = losses[0] + 3.0 * losses[1]
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        step += 1
+        if step % 50 == 0:
+            print(f"step {step} loss {loss.item():.4f}", flush=True)
+    torch.save(model.state_dict(), data / "finder_state.pt")  # to fine-tune from later
+    export(model, out)
+
+
+def _load_or_render(data: Path, samples: int) -> tuple[np.ndarray, np.ndarray]:
+    """All training scenes, rendered into `data` in chunks of 500 the first time."""
+    data.mkdir(parents=True, exist_ok=True)
+    xs, ys = [], []
+    for start in range(0, samples, 500):
+        path = data / f"chunk_{start:07d}.npz"
+        if not path.exists():
+            chunk = list(render_set(start, min(500, samples - start)))
+            np.savez(path, x=np.stack([c[0] for c in chunk]), y=np.stack([c[1] for c in chunk]))
+        with np.load(path) as loaded:
+            xs.append(loaded["x"])
+            ys.append(loaded["y"])
+    return np.concatenate(xs)[:samples], np.concatenate(ys)[:samples]
+
+
+def _batch(
+    x_all: np.ndarray, y_all: np.ndarray, rng: np.random.Generator, size: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """A random batch of crops, flipped and (half the time) transposed to portrait, its light
+    scaled: (N, 3, H, W) float32 0..255 and (N, 2, H/2, W/2) float32 0..1."""
+    index = rng.integers(0, len(x_all), size)
+    # Crops (CROP of the input's height and width, on the output's pixel grid) train 2.5
+    # times faster than whole frames, and cut cards at their borders too.
+    height, width = x_all.shape[1:3]
+    ch, cw = CROP
+    top = 2 * int(rng.integers(0, (height - ch) // 2 + 1))
+    left = 2 * int(rng.integers(0, (width - cw) // 2 + 1))
+    x = x_all[index, top : top + ch, left : left + cw].transpose(0, 3, 1, 2).astype(np.float32)
+    y = y_all[index, :, top // 2 : (top + ch) // 2, left // 2 : (left + cw) // 2]
+    y = y.astype(np.float32) / 255.0
+    if rng.random() < 0.5:
+        x, y = x[..., ::-1], y[..., ::-1]
+    if rng.random() < 0.5:
+        x, y = x[..., ::-1, :], y[..., ::-1, :]
+    if rng.random() < 0.5:
+        x, y = x.swapaxes(2, 3), y.swapaxes(2, 3)
+    gain = rng.uniform(0.6, 1.3, (size, 3, 1, 1)).astype(np.float32)
+    x = np.clip(x * gain, 0, 255)
+    return np.ascontiguousarray(x), np.ascontiguousarray(y)
+
+
+def export(model, out: Path) -> None:  # model: torch.nn.Module
+    """One self-contained ONNX file, free batch and picture size (multiples of 16)."""
+    import torch
+
+    model.eval()
+    example = torch.zeros(1, 3, 192, 320)
+    height = torch.export.Dim("height", min=1, max=256) * STRIDE
+    width = torch.export.Dim("width", min=1, max=256) * STRIDE
+    torch.onnx.export(
+        model,
+        (example,),
+        str(out),
+        input_names=["image"],
+        output_names=["maps"],
+        dynamic_shapes={"x": {2: height, 3: width}},
+        external_data=False,
+        opset_version=18,
+    )
+    print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB)")

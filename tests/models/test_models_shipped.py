@@ -1,0 +1,42 @@
+"""The shipped ONNX models: present in the package, small, CPU-runnable, any batch size."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.vision.features import CORNER_SIZE, EMBED_SIZE
+from companion.vision.read import EMBED_MODEL, PLAYING_MODEL, _session
+
+MAX_BYTES = 2 * 1024 * 1024
+
+
+@pytest.mark.parametrize("path", [PLAYING_MODEL, EMBED_MODEL], ids=lambda p: p.name)
+def test_model_is_one_small_file_with_a_supported_opset(path) -> None:
+    assert path.is_file(), f"{path} missing: see models/README.md"
+    assert path.stat().st_size < MAX_BYTES
+    onnx = pytest.importorskip("onnx")  # in the `train` extra; the runtime needs only ORT
+    model = onnx.load(str(path), load_external_data=False)
+    assert all(not t.external_data for t in model.graph.initializer)
+    assert max(o.version for o in model.opset_import if o.domain in ("", "ai.onnx")) <= 21
+
+
+def test_playing_model_takes_any_batch_and_gives_probabilities() -> None:
+    session = _session(PLAYING_MODEL)
+    width, height = CORNER_SIZE
+    for batch in (1, 7, 30):
+        x = np.random.default_rng(batch).random((batch, 3, height, width), np.float32)
+        rank, suit = session.run(None, {"corners": x})
+        assert rank.shape == (batch, 15) and suit.shape == (batch, 4)
+        np.testing.assert_allclose(rank.sum(axis=1), 1, atol=1e-4)
+        np.testing.assert_allclose(suit.sum(axis=1), 1, atol=1e-4)
+
+
+def test_embedding_model_gives_unit_vectors_for_any_batch() -> None:
+    session = _session(EMBED_MODEL)
+    width, height = EMBED_SIZE
+    for batch in (1, 15):
+        x = np.random.default_rng(batch).random((batch, 3, height, width), np.float32)
+        (z,) = session.run(None, {"cards": x})
+        assert z.shape[0] == batch
+        np.testing.assert_allclose(np.linalg.norm(z, axis=1), 1, atol=1e-3)

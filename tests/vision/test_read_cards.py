@@ -1,0 +1,136 @@
+"""The card reader on fixed rendered cards: every class, both ways up, and non-game faces."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.decks import load_deck
+from companion.vision.features import READ_SIZE, turned
+from companion.vision.read import NOT_A_CARD, CardReader, _playing_reading
+from companion.vision.synth import (
+    PLAYING_BACK_STYLES,
+    CardSpec,
+    SceneSpec,
+    card_back,
+    card_face,
+    render_scene,
+)
+from companion.vision.synth.textures import TABLE_STYLES, table_surface
+from companion.vision.types import SUITS
+
+DUMMY = np.zeros((4, 2), np.float32)
+
+
+def _flat(art: np.ndarray) -> np.ndarray:
+    return cv2.resize(np.asarray(art), READ_SIZE, interpolation=cv2.INTER_AREA)
+
+
+def _both_ways(cards: list[np.ndarray]) -> np.ndarray:
+    upright = np.stack(cards)
+    return np.concatenate([upright, turned(upright)])
+
+
+@pytest.fixture(scope="module")
+def playing_reader() -> CardReader:
+    return CardReader(load_deck("playing-cards"))
+
+
+def test_every_playing_card_both_ways_up(playing_reader: CardReader) -> None:
+    faces = [(r, s) for r in range(1, 14) for s in SUITS]
+    cards = _both_ways([_flat(card_face("playing-cards", r, s, 0)) for r, s in faces])
+    readings = playing_reader.read_cards(cards, [DUMMY] * len(cards))
+    for (rank, suit), reading in zip(faces * 2, readings, strict=True):
+        assert reading.face == "up"
+        if rank <= 5:
+            assert (reading.rank, reading.suit) == (rank, suit), reading.label
+            assert reading.confidence >= 0.5
+        else:
+            assert reading.rank is None, f"{rank} of {suit} read as {reading.label}"
+
+
+def test_backs_are_face_down(playing_reader: CardReader) -> None:
+    backs = [_flat(card_back("playing-cards", style)) for style in PLAYING_BACK_STYLES]
+    backs.append(_flat(card_back("animals", "classic")))
+    readings = playing_reader.read_cards(_both_ways(backs), [DUMMY] * (2 * len(backs)))
+    assert all((r.face, r.rank, r.label) == ("down", None, "back") for r in readings)
+
+
+def test_non_cards_and_animal_faces_are_never_game_cards(playing_reader: CardReader) -> None:
+    rng = np.random.default_rng(3)
+    things = [_flat(table_surface(style, (250, 350), rng)) for style in TABLE_STYLES]
+    things += [_flat(card_face("animals", rank, None, "woodland")) for rank in range(1, 6)]
+    readings = playing_reader.read_cards(_both_ways(things), [DUMMY] * (2 * len(things)))
+    assert all(r.rank is None for r in readings), [r.label for r in readings]
+    assert sum(r.label == NOT_A_CARD for r in readings) >= len(readings) // 2
+
+
+def test_read_batch_on_a_rendered_table(playing_reader: CardReader) -> None:
+    faces = [
+        CardSpec(
+            "playing-cards",
+            rank,
+            suit,
+            "up",
+            (120 + 200 * i, 200 + 300 * (j % 2)),
+            angle=[8, 172, -20, 195][(i + j) % 4],
+            length=170,
+        )
+        for j, suit in enumerate(("hearts", "spades"))
+        for i, rank in enumerate((1, 2, 3, 5, 9, 13))
+    ]
+    back = CardSpec("playing-cards", 4, "clubs", "down", (640, 620), angle=90, length=150)
+    specs = (*faces, back)
+    image, truths = render_scene(SceneSpec(table="wood-light", cards=specs, seed=1))
+    quads = [t.corners for t in truths]
+    readings = playing_reader.read_batch(image, quads)
+    assert len(readings) == len(truths)
+    for truth, reading in zip(truths, readings, strict=True):
+        assert (reading.face, reading.rank, reading.suit) == (truth.face, truth.rank, truth.suit)
+        assert reading.corners.shape == (4, 2)
+
+
+def test_read_batch_without_quads_and_bad_image(playing_reader: CardReader) -> None:
+    image = np.zeros((100, 100, 3), np.uint8)
+    assert playing_reader.read_batch(image, []) == []
+    with pytest.raises(ValueError, match="BGR uint8"):
+        playing_reader.read_batch(np.zeros((100, 100), np.uint8), [DUMMY])
+
+
+def test_demo_animals_read_both_ways_up() -> None:
+    reader = CardReader(load_deck("demo-animals"))
+    cards = [_flat(card_face("animals", rank, None, "classic")) for rank in range(1, 6)]
+    cards.append(_flat(card_back("animals", "classic")))
+    readings = reader.read_cards(_both_ways(cards), [DUMMY] * 12)
+    expected = [(1, "bear"), (2, "wolf"), (3, "lynx"), (4, "owl"), (5, "mouse"), (None, "back")]
+    assert [(r.rank, r.label) for r in readings] == expected * 2
+    assert [r.face for r in readings] == (["up"] * 5 + ["down"]) * 2
+
+
+def _views(*tops: tuple[int, float], suit: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """Two corner views' probabilities, each sure of class k with probability p."""
+    rank = np.full((2, 15), 0.0, np.float32)
+    for v, (k, p) in enumerate(tops):
+        rank[v] = (1 - p) / 14
+        rank[v, k] = p
+    suits = np.full((2, 4), 0.01, np.float32)
+    suits[:, suit] = 0.97
+    return rank, suits
+
+
+@pytest.mark.parametrize(
+    ("tops", "rank"),
+    [
+        (((0, 0.95), (0, 0.95)), 1),  # both corners: Ace
+        (((4, 0.95), (14, 0.9)), 5),  # one corner covered by a neighbour
+        (((4, 0.95), (7, 0.4)), 5),  # a sure corner against an unsure one
+        (((4, 0.8), (5, 0.8)), None),  # 5 against 6: a conflict is never a game rank
+        (((4, 0.5), (4, 0.5)), None),  # unsure on both corners
+        (((5, 0.95), (5, 0.95)), None),  # a six
+    ],
+)
+def test_corner_views_combine_safely(tops, rank) -> None:
+    reading = _playing_reading(*_views(*tops), DUMMY)
+    assert reading.rank == rank
+    assert (reading.confidence >= 0.5) == (rank is not None or tops[0][0] >= 5)
