@@ -1,0 +1,176 @@
+"""`companion play --camera N | --video FILE`: the camera drives the game.
+
+`play_live` runs the options of `companion.referee.live_args`: on the dashboard (the
+camera thread posts to the app), or `--headless` (events printed; `--log-out` writes
+the table log it saw). A player calls by default with a recorded video (`--caller
+table`), the companion calls with a live camera (`--caller companion`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from companion.referee.eyes import SetupError, VisionEyes, open_eyes, seat_calibration
+from companion.referee.feed import FeedItem, FrameFeed, camera_items
+from companion.referee.headless import EventPrinter, final_scores, play_frames
+from companion.referee.live import LiveReferee
+from companion.rules.events import GameConfig
+from companion.rules.tablelog import write_table_log
+
+if TYPE_CHECKING:
+    from companion.referee.session import GameSession
+    from companion.store import Store
+    from companion.vision.calibration import Calibration
+    from companion.vision.sources import FrameSource
+
+
+def play_live(args: argparse.Namespace) -> int:
+    """Run live play as the options say; 2 with one line for anything unusable."""
+    from companion.store import Store
+
+    try:
+        calibration = seat_calibration(seats=args.seats, calibration=_calibration_file(args))
+        config = _config(args, calibration)
+        eyes = open_eyes(args.deck, seats_for(calibration, config.players), config.players)
+        open_frames = _frames(args)
+    except (SetupError, ValueError, RuntimeError, OSError) as error:
+        print(f"companion play: {error}", file=sys.stderr)
+        return 2
+    with Store(args.db) as store:
+        if args.headless:
+            session = _headless(args, store, config, eyes, open_frames)
+        else:
+            session = _dashboard(args, store, config, calibration, open_frames)
+        if args.log_out is not None and session is not None:
+            log = write_table_log(session.config, session.events)
+            args.log_out.write_text(log, encoding="utf-8")
+            print(f"Table log written to {args.log_out}")
+    return 0
+
+
+def _caller(args: argparse.Namespace) -> str:
+    return args.caller or ("table" if args.video is not None else "companion")
+
+
+def _calibration_file(args: argparse.Namespace) -> Path | None:
+    """--calibration, else the one `companion calibrate` saved, if any."""
+    if args.calibration is not None or args.seats is not None:
+        return args.calibration
+    from companion.vision.calibration import default_calibration_path
+
+    saved = default_calibration_path()
+    return saved if saved.is_file() else None
+
+
+def _config(args: argparse.Namespace, calibration: Calibration) -> GameConfig:
+    """The players of --players; without it, the seats' names (the set-up screen may
+    change them; headless runs must name the players)."""
+    from companion.rules.state import initial_state
+
+    if args.players:
+        players = tuple(name.strip() for name in args.players.split(","))
+    elif args.headless:
+        raise SetupError("expected --players NAME,NAME,... (clockwise, seen from above)")
+    else:
+        players = calibration.names
+    config = GameConfig(players, rules=args.rules, first_caller=args.first_caller)
+    return initial_state(config).config
+
+
+def seats_for(calibration: Calibration, players: tuple[str, ...]) -> Calibration:
+    """The calibration with its seats named after `players`.
+
+    Same names: as is. Other names but as many: the seats in calibration order (clockwise
+    from the first player) take the players' names in order. Else a `SetupError`.
+    """
+    if set(calibration.names) == set(players):
+        return calibration
+    if len(calibration.names) != len(players):
+        raise SetupError(
+            f"{len(players)} players but {len(calibration.names)} seats "
+            f"({', '.join(calibration.names)}): expected one seat per player"
+        )
+    renamed = dict(zip(calibration.names, players, strict=True))
+    return replace(
+        calibration,
+        seats={renamed[name]: point for name, point in calibration.seats.items()},
+        markers={renamed[name]: marker for name, marker in calibration.markers.items()},
+    )
+
+
+def _headless(
+    args: argparse.Namespace,
+    store: Store,
+    config: GameConfig,
+    eyes: VisionEyes,
+    open_frames: Callable[[], Iterator[FeedItem]],
+) -> GameSession:
+    from companion.referee.session import GameSession
+
+    session = GameSession.new(store, config)
+    referee = LiveReferee(session, caller=_caller(args))
+    printer = EventPrinter(sys.stdout, args.lang or "en", config.rules)
+    frames = (frame for frame, _ in open_frames() if frame is not None)
+    count = play_frames(referee, frames, eyes, printer.show)
+    print(f"{count} frames.", final_scores(session.state))
+    return session
+
+
+def _frames(args: argparse.Namespace) -> Callable[[], Iterator[FeedItem]]:
+    """A function opening the frame stream (checked once now, so errors show at once)."""
+    from companion.vision.sources import CameraSource, SourceError, open_source
+
+    try:
+        first = CameraSource(args.camera) if args.camera is not None else open_source(args.video)
+    except SourceError as error:
+        raise SetupError(str(error)) from None
+    opened = [first]
+
+    def open_frames() -> Iterator[FeedItem]:
+        source = opened.pop() if opened else CameraSource(args.camera)
+        if args.camera is not None:
+            return camera_items(source)
+        return _file_items(source)
+
+    return open_frames
+
+
+def _file_items(source: FrameSource) -> Iterator[FeedItem]:
+    with source:
+        for frame in source:
+            yield frame, ()
+
+
+def _dashboard(
+    args: argparse.Namespace,
+    store: Store,
+    config: GameConfig,
+    calibration: Calibration,
+    open_frames: Callable[[], Iterator[FeedItem]],
+) -> GameSession | None:
+    """The dashboard: the set-up screen (players pre-filled) unless --players named them."""
+    from companion.cli.play import table_voice
+    from companion.referee.session import GameSession
+    from companion.ui.app import CompanionApp
+
+    speed = 1.0 if args.video is not None else None
+    opened: list[GameSession] = []
+
+    def live(session: GameSession) -> FrameFeed:
+        opened.append(session)
+        players = session.config.players
+        eyes = open_eyes(args.deck, seats_for(calibration, players), players)
+        referee = LiveReferee(session, caller=_caller(args))
+        return FrameFeed(referee, open_frames, eyes, speed=speed, reopen=args.camera is not None)
+
+    session = GameSession.new(store, config) if args.players else None
+    lang, narrator_for = table_voice(args)
+    CompanionApp(
+        store, session=session, lang=lang, narrator_for=narrator_for, preset=config, live=live
+    ).run()
+    return opened[0] if opened else None

@@ -1,0 +1,81 @@
+"""`companion demo` and `companion play --video/--camera` from the command line."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.cli import main
+from companion.rules.tablelog import read_table_log, write_table_log
+
+ONE_HUNT = (
+    '{"game": {"players": ["Alia", "Ben"]}}\n'
+    '{"hunt": {"played": {"Alia": 1, "Ben": 2}, "prey": {"Alia": 2}}}\n'
+)
+SEATS = "Alia=320,300;Ben=320,60"
+
+
+def test_demo_refuses_a_bad_log_with_its_line(tmp_path, capsys):
+    log = tmp_path / "bad.jsonl"
+    log.write_text('{"game": {"players": ["Alia"]}}\n')
+    assert main(["demo", "--headless", "--log", str(log)]) == 2
+    assert "line 1" in capsys.readouterr().err
+
+
+def test_demo_refuses_a_log_with_nothing_to_film(tmp_path, capsys):
+    log = tmp_path / "empty.jsonl"
+    log.write_text('{"game": {"players": ["Alia", "Ben"]}}\n')
+    assert main(["demo", "--headless", "--log", str(log)]) == 2
+    assert "no complete hunt" in capsys.readouterr().err
+
+
+def test_demo_refuses_a_bad_size(capsys):
+    with pytest.raises(SystemExit):
+        main(["demo", "--headless", "--size", "big"])
+    assert "WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+def test_play_without_a_camera_is_a_clear_error(capsys):
+    assert main(["play", "--camera", "7", "--players", "Alia,Ben", "--seats", SEATS]) == 2
+    assert "cannot open camera 7" in capsys.readouterr().err
+
+
+def test_play_needs_players_and_seats(tmp_path, capsys):
+    video = tmp_path / "none.mp4"
+    video.write_bytes(b"")
+    assert main(["play", "--video", str(video), "--headless", "--seats", SEATS]) == 2
+    assert "--players" in capsys.readouterr().err
+    assert main(["play", "--video", str(video), "--headless", "--players", "Alia,Ben"]) == 2
+    assert "--seats" in capsys.readouterr().err
+    args = ["play", "--video", str(video), "--players", "Alia,Ben", "--seats", "Alia=1,2"]
+    assert main([*args, "--headless"]) == 2
+    assert "one seat per player" in capsys.readouterr().err
+    assert main([*args[:-1], SEATS, "--headless"]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_a_saved_demo_video_replays_headless(tmp_path, capsys):
+    log, video, out = tmp_path / "game.jsonl", tmp_path / "game.mp4", tmp_path / "out.jsonl"
+    log.write_text(ONE_HUNT)
+    size = ["--size", "960x540", "--fps", "10"]
+    assert main(["demo", "--log", str(log), "--save-video", str(video), *size]) == 0
+    printed = capsys.readouterr().out
+    replay = printed.split("Replay it: companion ")[1].split()
+    seats = printed.split('--seats "')[1].split('"')[0]
+    assert replay[:2] == ["play", "--video"]
+    args = ["play", "--video", str(video), "--headless", "--players", "Alia,Ben"]
+    code = main([*args, "--seats", seats, "--log-out", str(out), "--db", str(tmp_path / "h.db")])
+    assert code == 0
+    assert "Totals:" in capsys.readouterr().out
+    assert out.read_text() == write_table_log(*read_table_log(ONE_HUNT))
+
+
+def test_the_live_bench_reports_delays_and_speed(tmp_path, capsys):
+    log = tmp_path / "game.jsonl"
+    log.write_text(ONE_HUNT)
+    args = ["--eyes", "renderer", "--size", "640x360", "--fps", "10", "--log", str(log)]
+    assert main(["bench", "live", *args]) == 0
+    printed = capsys.readouterr().out
+    assert "the referee saw the scripted game: yes" in printed
+    assert "played    n=  2" in printed
+    assert "revealed  n=  1" in printed
+    assert "keeps up" in printed
