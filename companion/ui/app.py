@@ -105,8 +105,8 @@ class CompanionApp(App[None]):
 
     def on_table_frame(self, message: TableFrame) -> None:
         table = self.table
-        if table is None or table.referee is None or not table.ready:
-            return  # a frame can come before the table screen is up: the next one will do
+        if table is None or table.referee is None or not table.ready or not table.is_attached:
+            return  # before the table screen is up, or while the app closes: skip the frame
         table.query_one(LiveView).show(message.frame.image, message.outlines())
         if message.table is not None:
             table.show_output(table.referee.on_table(message.table))

@@ -19,6 +19,9 @@ once the game session exists (after the set-up screen, or at once on a resume):
   `source.referee.correct(index, event)` in live play (so the referee can wait for the
   table to change instead of seeing the undone fact again); other keys submit facts to
   the session directly, as in manual play.
+- A lone hunter's prey key (a rank above the call) or `n` goes to
+  `source.referee.enter_prey(rank | None)`: the camera, not the operator, says whose
+  cards turned up.
 - `LiveSource.stop()` is called when the app exits; it must end the thread.
 """
 
@@ -70,6 +73,7 @@ class LiveRefereeLike(Protocol):
     def answer(self, question_id: Any, action: object) -> RefereeOutputLike: ...
     def undo(self) -> RefereeOutputLike: ...
     def correct(self, index: int, event: GameEvent) -> RefereeOutputLike: ...
+    def enter_prey(self, rank: int | None) -> RefereeOutputLike: ...
 
 
 class LiveSource(Protocol):

@@ -13,7 +13,7 @@ from textual.app import App, ComposeResult
 from textual.geometry import Size
 
 from companion.referee.session import GameSession
-from companion.rules.events import GameEvent, Played
+from companion.rules.events import CallClosed, GameEvent, Played, Revealed
 from companion.rules.narration import Announcement, say
 from companion.store import Store
 from companion.ui.app import CompanionApp
@@ -117,6 +117,7 @@ class FakeReferee:
     answers: list[tuple[Any, object]] = field(default_factory=list)
     undos: int = 0
     question: Question | None = None
+    prey: list[int | None] = field(default_factory=list)
 
     def on_table(self, table: TableState) -> Output:
         said: list[Announcement] = []
@@ -141,6 +142,10 @@ class FakeReferee:
 
     def correct(self, index: int, event: GameEvent) -> Output:
         return Output(announcements=self.session.correct(index, event))
+
+    def enter_prey(self, rank: int | None) -> Output:
+        self.prey.append(rank)
+        return Output()
 
 
 class FakeCamera:
@@ -295,3 +300,29 @@ async def test_new_frame_messages_from_another_thread_reach_the_view():
         await pilot.pause()
         assert view.frames_shown == 1
         assert "▀" in screen_text(app)
+
+
+@run_async
+async def test_in_live_play_a_hunters_prey_key_goes_to_the_referee(
+    store: Store, session: GameSession
+):
+    """The camera sees whose cards turn up: the operator names only the rank (or n)."""
+    for player in session.config.players:
+        session.submit(Played(player))
+    session.submit(Revealed("Alia", 1))
+    session.submit(CallClosed())
+    assert session.state.phase == "hunt"
+    cameras: list[FakeCamera] = []
+
+    def factory(live_session: GameSession) -> FakeCamera:
+        cameras.append(FakeCamera(live_session))
+        return cameras[-1]
+
+    app = CompanionApp(store, session=session, live=factory)
+    async with app.run_test(size=(120, 40)) as pilot:
+        cameras[0].thread.join()
+        await pilot.pause()
+        await pilot.press("1")  # not above the bear: no prey key, the manual flow refuses
+        await pilot.press("4", "n")
+        await pilot.pause()
+        assert cameras[0].referee.prey == [4, None]

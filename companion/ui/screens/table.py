@@ -170,6 +170,8 @@ class TableScreen(Screen[None]):
     # --- keys --------------------------------------------------------------------------
 
     def action_digit(self, digit: int) -> None:
+        if self._live_prey(digit):
+            return
         self._take(press_digit(self.session.state, self.pending, digit))
 
     def action_all_played(self) -> None:
@@ -179,7 +181,21 @@ class TableScreen(Screen[None]):
         self._take(press_confirm(self.session.state, self.pending))
 
     def action_nobody(self) -> None:
+        if self._live_prey(None):
+            return
         self._take(press_nobody(self.session.state, self.pending))
+
+    def _live_prey(self, rank: int | None) -> bool:
+        """In live play a lone hunter's prey key goes to the referee: the camera sees who
+        turned that rank up, so the operator names the rank (or `n`) and nothing more."""
+        state = self.session.state
+        if self.referee is None or state.phase != "hunt":
+            return False
+        if rank is not None and (state.call_rank is None or rank <= state.call_rank):
+            return False
+        self.pending = Pending()
+        self.show_output(self.referee.enter_prey(rank))
+        return True
 
     def action_clear(self) -> None:
         self.pending = Pending()
