@@ -34,6 +34,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--calibration", metavar="FILE", help="seat calibration: adds each card's seat")
     p.add_argument("--annotate", metavar="DIR", help="also write each picture, cards outlined")
     p.add_argument("--json", action="store_true", help="print one JSON object (documented format)")
+    p.add_argument(
+        "--finder",
+        choices=("edges", "learned"),
+        default="edges",
+        help="card finder: edges (default) or the learned segmenter (models/README.md)",
+    )
     p.set_defaults(func=run)
 
 
@@ -54,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         except CalibrationError as err:
             return _fail(str(err))
     try:
-        pipeline = CardPipeline(deck)
+        pipeline = CardPipeline(deck, finder=args.finder)
     except OSError as err:  # a model file missing from the installation
         return _fail(str(err))
     status = 0

@@ -32,6 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
+from companion.vision.pipeline import FINDERS
+
 HELD_OUT_SEED = 5_000_000
 EMPTY_SEED = 6_000_000
 VISIBLE = 0.75  # cards at least this uncovered must be found and read
@@ -59,6 +61,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="test",
         help="which real photos to score: the held-out test split by default",
     )
+    parser.add_argument(
+        "--finder",
+        choices=FINDERS,
+        default="edges",
+        help="which card finder to measure (edges, the default, or learned)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 
 
@@ -75,14 +83,14 @@ def main(args: argparse.Namespace) -> int:
     times: list[float] = []
     for deck in decks:
         try:
-            _pipeline(deck)
+            _pipeline(deck, args.finder)
         except (OSError, ValueError) as err:
             print(f"companion bench vision: deck {deck} not available: {err}", file=sys.stderr)
             return 2
     for deck in decks:
         tally = Tally()
         for image, truths in synthetic_scenes(deck, args.scenes, HELD_OUT_SEED):
-            tally.add_scene(*timed_read(deck, image, times), truths)
+            tally.add_scene(*timed_read(deck, image, times, args.finder), truths)
         figures[f"synthetic {deck}"] = tally.summary()
     if times:
         figures["median ms per frame"] = round(statistics.median(times), 2)
@@ -91,7 +99,7 @@ def main(args: argparse.Namespace) -> int:
     empty = Counter()
     for index, (image, _) in enumerate(empty_tables(args.empty)):
         deck = decks[index % len(decks)]
-        readings, _ = timed_read(deck, image, [])
+        readings, _ = timed_read(deck, image, [], args.finder)
         empty["images"] += 1
         empty["phantoms"] += len(readings)
     figures["empty tables"] = {
@@ -101,7 +109,9 @@ def main(args: argparse.Namespace) -> int:
     }
     if args.real_photos:
         try:
-            figures["real photos"] = real_photo_figures(Path(args.real_photos), args.real_split)
+            figures["real photos"] = real_photo_figures(
+                Path(args.real_photos), args.real_split, args.finder
+            )
         except (OSError, ValueError, KeyError) as err:
             print(f"companion bench vision: cannot use {args.real_photos}: {err}", file=sys.stderr)
             return 2
@@ -135,28 +145,30 @@ def empty_tables(count: int) -> Iterator[tuple[np.ndarray, list]]:
         yield render_scene(spec)
 
 
-_PIPELINES: dict[str, object] = {}
+_PIPELINES: dict[tuple[str, str], object] = {}
 # CPU time of the frames timed so far: on a busy machine the wall clock also counts the
 # time other processes held the core, the CPU time does not.
 _CPU_TIMES: list[float] = []
 
 
-def _pipeline(deck: str):  # -> CardPipeline, built once per deck and warmed up
+def _pipeline(deck: str, finder: str):  # -> CardPipeline, built once per deck and finder
     from companion.vision.decks import load_deck
     from companion.vision.pipeline import CardPipeline
 
     name = ANIMAL_DECK if deck == "animals" else deck
-    if name not in _PIPELINES:
-        pipeline = CardPipeline(load_deck(name))
+    if (name, finder) not in _PIPELINES:
+        pipeline = CardPipeline(load_deck(name), finder=finder)
         # The first onnxruntime call allocates: keep it out of the timings.
         pipeline.read(np.full((*FRAME_SIZE[::-1], 3), 90, np.uint8))
-        _PIPELINES[name] = pipeline
-    return _PIPELINES[name]
+        _PIPELINES[name, finder] = pipeline
+    return _PIPELINES[name, finder]
 
 
-def timed_read(deck: str, image: np.ndarray, times: list[float]) -> tuple[list, list]:
+def timed_read(
+    deck: str, image: np.ndarray, times: list[float], finder: str = "edges"
+) -> tuple[list, list]:
     """Read `image` with `deck`'s pipeline, seat every card; append the milliseconds."""
-    pipeline, seats = _pipeline(deck), _bench_seats(image.shape[1], image.shape[0])
+    pipeline, seats = _pipeline(deck, finder), _bench_seats(image.shape[1], image.shape[0])
     start, start_cpu = time.perf_counter(), time.thread_time()
     readings = pipeline.read(image)
     seated = [seats.seat_of(r.center) for r in readings]
@@ -242,7 +254,7 @@ class Tally:
         }
 
 
-def real_photo_figures(folder: Path, split: str) -> dict[str, object]:
+def real_photo_figures(folder: Path, split: str, finder: str = "edges") -> dict[str, object]:
     """Find and read the labelled cards of real photos (edje-aces layout)."""
     from companion.cli.detect import read_image
 
@@ -255,7 +267,7 @@ def real_photo_figures(folder: Path, split: str) -> dict[str, object]:
         image = read_image(str(folder / entry["file"]))
         if image is None:
             raise ValueError(f"cannot read {entry['file']}")
-        readings, _ = timed_read("playing-cards", image, times)
+        readings, _ = timed_read("playing-cards", image, times, finder)
         boxes = [_box(r.corners) for r in readings]
         c["images"] += 1
         used: set[int] = set()

@@ -3,23 +3,45 @@
 `CardPipeline(deck).read(image)` is what the live loop, `companion detect` and the
 benchmark call per frame. Quads that the reader says hold no card at all (a tile of the
 table, a phone's screen) are dropped here, so a phantom never reaches the tracker.
+
+Two finders exist and `finder=` picks one: `edges` (detect.py, the default: the better
+of the two on real photos) and `learned` (segment.py: fewer phantoms and faster on
+rendered tables, weaker on real photos so far). `companion bench vision --finder ...`
+measures both on the same scenes (models/README.md has the figures).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from companion.vision.decks import DeckProfile
-from companion.vision.detect import find_cards
 from companion.vision.read import NOT_A_CARD, CardReader
 from companion.vision.types import CardReading
+
+FINDERS = ("edges", "learned")
+
+
+def card_finder(name: str) -> Callable[[np.ndarray], list[np.ndarray]]:
+    """The `find_cards` function called `name` (one of FINDERS)."""
+    if name == "edges":
+        from companion.vision.detect import find_cards
+
+        return find_cards
+    if name == "learned":
+        from companion.vision.segment import find_cards_learned
+
+        return find_cards_learned
+    raise ValueError(f"unknown card finder {name!r}: expected one of {', '.join(FINDERS)}")
 
 
 class CardPipeline:
     """Finds and reads the cards of one deck; build it once, call `read` per frame."""
 
-    def __init__(self, deck: DeckProfile) -> None:
+    def __init__(self, deck: DeckProfile, finder: str = "edges") -> None:
         self.deck = deck
+        self._find_cards = card_finder(finder)
         self._reader = CardReader(deck)
 
     def read(self, image: np.ndarray) -> list[CardReading]:
@@ -27,7 +49,7 @@ class CardPipeline:
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
             shape = getattr(image, "shape", None)
             raise ValueError(f"expected a BGR image of shape (H, W, 3), got {shape}")
-        quads = find_cards(image)
+        quads = self._find_cards(image)
         if not quads:
             return []
         readings = self._reader.read_batch(image, quads)

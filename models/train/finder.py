@@ -1,4 +1,6 @@
-"""Training scenes for the card finder: rendered tables with per-pixel card and core masks.
+"""Training of the card finder (`companion/vision/models_data/card_finder.onnx`, model card
+in models/README.md): rendered tables with per-pixel card and core masks, a small U-Net,
+its ONNX export. torch is imported only inside the functions that need it.
 
 Each sample is a frame as `companion.vision.segment` feeds the net (long side
 `segment.NET_LONG_SIDE`, padded to a multiple of `segment.STRIDE`) and two soft targets at
@@ -194,18 +196,24 @@ def train(
     samples: int = 4500,
     minutes: float = 10.0,
     seed: int = 0,
+    resume: bool = False,
+    peak_lr: float = 3e-3,
 ) -> None:
     """Render (once, cached in `data`) and train on `samples` scenes for `minutes`; export
-    to `out`. Seeds 0..samples-1, all below the benchmark's held-out range."""
+    to `out`. Seeds 0..samples-1, all below the benchmark's held-out range. `resume` goes
+    on from the weights the last run left in `data` (a longer training, in steps that fit
+    a shared machine)."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     x_all, y_all = _load_or_render(data, samples)
     model = build_net()
+    if resume:
+        model.load_state_dict(torch.load(data / "finder_state.pt"))
     weights = sum(p.numel() for p in model.parameters())
     print(f"{len(x_all)} scenes, {weights} weights")
-    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=peak_lr, weight_decay=1e-4)
     rng = np.random.default_rng(seed)
     deadline = time.monotonic() + 60 * minutes
     start = time.monotonic()
@@ -214,7 +222,7 @@ def train(
     while time.monotonic() < deadline:
         progress = (time.monotonic() - start) / (deadline - start)
         for group in optimiser.param_groups:  # cosine decay over the time budget
-            group["lr"] = 3e-3 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+            group["lr"] = peak_lr * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
         x, y = _batch(x_all, y_all, rng, BATCH)
         logits = model(torch.from_numpy(x))
         target = torch.from_numpy(y)
@@ -275,7 +283,7 @@ def _batch(
 
 
 def export(model, out: Path) -> None:  # model: torch.nn.Module
-    """One self-contained ONNX file, free batch and picture size (multiples of 16)."""
+    """One self-contained ONNX file: one picture, of any size in multiples of 16."""
     import torch
 
     model.eval()

@@ -1,0 +1,42 @@
+"""The card finder's training targets (models/train/finder.py): cores of touching and
+overlapping cards must come apart, the card mask must not; no torch needed."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from models.train.finder import _masks, scene_sample
+
+
+def _blobs(mask: np.ndarray) -> int:
+    return cv2.connectedComponents((mask > 127).astype(np.uint8))[0] - 1
+
+
+def test_touching_and_overlapping_cards_have_separate_cores() -> None:
+    left = np.array([[20, 20], [70, 20], [70, 90], [20, 90]], np.float64)
+    touching = left + np.array([50, 0])
+    overlapping = left + np.array([90, 0])  # lies on `touching`, covering 10 of its 50 pixels
+    nothing = np.zeros((120, 200), bool)
+    card, core = _masks([left, touching, overlapping], nothing, (120, 200))
+    assert _blobs(card) == 1
+    assert _blobs(core) == 3
+
+
+def test_things_on_top_are_cut_out_of_the_card() -> None:
+    quad = np.array([[20, 20], [70, 20], [70, 90], [20, 90]], np.float64)
+    hand = np.zeros((120, 200), bool)
+    hand[:, 40:50] = True
+    card, core = _masks([quad], hand, (120, 200))
+    assert not card[:, 40:50].any() and not core[:, 40:50].any()
+    assert _blobs(card) == 2
+
+
+def test_scene_sample_shapes_and_held_out_seeds() -> None:
+    image, targets = scene_sample(3)
+    assert image.shape == (192, 320, 3) and image.dtype == np.uint8
+    assert targets.shape == (2, 96, 160) and targets.dtype == np.uint8
+    assert (targets[1] <= targets[0].astype(int) + 1).all()  # the core lies in the card
+    with pytest.raises(ValueError, match="held out"):
+        scene_sample(5_000_000)
