@@ -60,6 +60,9 @@ UNSURE_VIEW = 0.6
 # margin over the best picture of any other card (measured: right cards about 0.9 and 0.6,
 # playing cards and clutter below 0.4; models/README.md).
 MIN_SIMILARITY = 0.6
+# A quad whose sides differ by less than this (a 5:7 card is 1.4) may be a card seen
+# steeply from its long side, ordered sideways; the playing-card reader tries it turned.
+SIDEWAYS_RATIO = 1.25
 MIN_MARGIN = 0.15
 
 
@@ -97,8 +100,41 @@ class CardReader:
             return []
         ordered = [order_clockwise(q) for q in quads]
         if self.deck.kind == PLAYING_CARDS:
-            return self._read_playing(corner_views_of(image, ordered), ordered)
+            readings = self._read_playing(corner_views_of(image, ordered), ordered)
+            return self._retry_sideways(image, ordered, readings)
         return self._read_enrolled(rectify_cards(image, ordered), ordered)
+
+    def _retry_sideways(
+        self, image: np.ndarray, quads: list[np.ndarray], readings: list[CardReading]
+    ) -> list[CardReading]:
+        """Read again, turned by 90°, the near-square quads that showed no face.
+
+        Under a steep camera tilt a card's long side can look the shorter one, so
+        `order_clockwise` rectifies it sideways and neither corner patch holds an index.
+        Only a quad read as "not a card" is retried (a face read as 6..King stays), and the
+        retry counts only when both corners read the same game card.
+        """
+        retry = [
+            i
+            for i, (quad, reading) in enumerate(zip(quads, readings, strict=True))
+            if reading.label == NOT_A_CARD and _squarish(quad)
+        ]
+        if not retry:
+            return readings
+        turned_quads = [np.roll(quads[i], 1, axis=0) for i in retry]
+        views = corner_views_of(image, turned_quads)
+        rank_p, suit_p = self._session.run(None, {"corners": to_model_input(views)})
+        out = list(readings)
+        for j, i in enumerate(retry):
+            ranks, suits = rank_p[2 * j : 2 * j + 2], suit_p[2 * j : 2 * j + 2]
+            # both corners must show the same face: a quad spanning two cards (a finder's
+            # merge) turned sideways can show one corner of each
+            if ranks[0].argmax() != ranks[1].argmax() or suits[0].argmax() != suits[1].argmax():
+                continue
+            reading = _playing_reading(ranks, suits, turned_quads[j])
+            if reading.rank is not None:
+                out[i] = reading
+        return out
 
     def read_cards(self, cards: np.ndarray, corners: Sequence[np.ndarray]) -> list[CardReading]:
         """Read already rectified READ_SIZE cards; `corners` are passed through."""
@@ -145,6 +181,13 @@ class CardReader:
                 _enrolled_reading(key, float(best), float(best - runner_up), corners[i])
             )
         return readings
+
+
+def _squarish(quad: np.ndarray) -> bool:
+    """Whether a quad's two pairs of opposite sides are within SIDEWAYS_RATIO of each other."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    across, along = sides[0] + sides[2], sides[1] + sides[3]
+    return max(across, along) < SIDEWAYS_RATIO * min(across, along)
 
 
 def _combine_views(rank_p: np.ndarray, suit_p: np.ndarray) -> tuple[int, float, np.ndarray]:
