@@ -19,11 +19,8 @@ tracker's default `min_confidence`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort
 
 from .decks import ANIMAL_NAMES, CARD_KEYS, PLAYING_CARDS, SHIPPED_DIR, DeckProfile
 from .features import (
@@ -35,6 +32,7 @@ from .features import (
     turned,
 )
 from .geometry import order_clockwise
+from .onnx_models import model_session
 from .types import SUITS, CardReading
 
 PLAYING_MODEL = SHIPPED_DIR / "playing_cards.onnx"
@@ -66,28 +64,15 @@ SIDEWAYS_RATIO = 1.25
 MIN_MARGIN = 0.15
 
 
-@lru_cache(maxsize=4)
-def _session(path: Path) -> ort.InferenceSession:
-    """One onnxruntime session per model file and process, on one thread."""
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"model {path} is missing: reinstall the package or retrain it (models/README.md)"
-        )
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-
-
 class CardReader:
     """Reads the cards of one deck; build it once, call `read_batch` for every frame."""
 
     def __init__(self, deck: DeckProfile) -> None:
         self.deck = deck
         if deck.kind == PLAYING_CARDS:
-            self._session = _session(PLAYING_MODEL)
+            self._session = model_session(PLAYING_MODEL)
         else:
-            self._session = _session(EMBED_MODEL)
+            self._session = model_session(EMBED_MODEL)
             self._templates, self._template_keys = self._template_matrix(deck)
 
     def read_batch(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> list[CardReading]:

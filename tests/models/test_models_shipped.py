@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from companion.vision.features import CORNER_SIZE, EMBED_SIZE
-from companion.vision.read import EMBED_MODEL, PLAYING_MODEL, _session
+from companion.vision.onnx_models import model_session
+from companion.vision.read import EMBED_MODEL, PLAYING_MODEL
 
 MAX_BYTES = 2 * 1024 * 1024
 
@@ -22,7 +23,7 @@ def test_model_is_one_small_file_with_a_supported_opset(path) -> None:
 
 
 def test_playing_model_takes_any_batch_and_gives_probabilities() -> None:
-    session = _session(PLAYING_MODEL)
+    session = model_session(PLAYING_MODEL)
     width, height = CORNER_SIZE
     for batch in (1, 7, 30):
         x = np.random.default_rng(batch).random((batch, 3, height, width), np.float32)
@@ -33,7 +34,7 @@ def test_playing_model_takes_any_batch_and_gives_probabilities() -> None:
 
 
 def test_embedding_model_gives_unit_vectors_for_any_batch() -> None:
-    session = _session(EMBED_MODEL)
+    session = model_session(EMBED_MODEL)
     width, height = EMBED_SIZE
     for batch in (1, 15):
         x = np.random.default_rng(batch).random((batch, 3, height, width), np.float32)
