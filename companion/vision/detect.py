@@ -143,7 +143,7 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
     Each card is a (4, 2) float32 array in the image's pixels, ordered as
     `geometry.order_clockwise` does (clockwise, first edge a short side).
     """
-    colour = _as_bgr(image)
+    colour = as_bgr(image)
     height, width = colour.shape[:2]
     scale = min(1.0, WORK_LONG_SIDE / max(height, width))
     # Bilinear, not area averaging: 8 times cheaper at 1280 -> 800, and the edge map
@@ -160,13 +160,18 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
         return []
     quads = np.stack([c.quad for c in kept]) / scale
     grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
-    quads = _out_to_card_edges(grey, quads.astype(np.float32), step)
+    quads = out_to_card_edges(grey, quads.astype(np.float32), step)
     search = max(3.0, 2.0 / scale)
-    refined = _refine_all(grey, quads, search)
+    refined = refine_quads(grey, quads, search)
     return [order_clockwise(q) for q in refined]
 
 
-def _as_bgr(image: np.ndarray) -> np.ndarray:
+def as_bgr(image: np.ndarray) -> np.ndarray:
+    """`image` as BGR uint8 (grey and BGRA accepted), or a ValueError saying what was expected.
+
+    Public with `refine_quads` and `out_to_card_edges`: the learned finder (segment.py)
+    places its rough quads with the same full-resolution side fitting.
+    """
     if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
         raise ValueError("expected an image as a uint8 numpy array (BGR or grey)")
     if image.ndim == 2:
@@ -566,7 +571,7 @@ def _intersections_matrix(quads: list[np.ndarray]) -> np.ndarray:
     return inter
 
 
-def _out_to_card_edges(grey: np.ndarray, quads: np.ndarray, step: float) -> np.ndarray:
+def out_to_card_edges(grey: np.ndarray, quads: np.ndarray, step: float) -> np.ndarray:
     """Move each side out to the card's own edge when it stopped at a printed frame.
 
     Animal faces have a frame inside a plain margin, many backs a pattern inside one;
@@ -619,7 +624,7 @@ def _out_to_card_edges(grey: np.ndarray, quads: np.ndarray, step: float) -> np.n
     return np.where(np.isfinite(corners), corners, quads).astype(np.float32)
 
 
-def _refine_all(grey: np.ndarray, quads: np.ndarray, search: float) -> np.ndarray:
+def refine_quads(grey: np.ndarray, quads: np.ndarray, search: float) -> np.ndarray:
     """Move every side onto the strongest nearby step of `grey`; re-intersect the sides.
 
     All cards and sides at once: one `remap` samples a short profile across each side at

@@ -20,7 +20,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.detect import _as_bgr, _out_to_card_edges, _refine_all
+from companion.vision.detect import as_bgr, out_to_card_edges, refine_quads
 from companion.vision.geometry import order_clockwise
 from companion.vision.onnx_models import MODELS_DIR, model_session
 
@@ -52,14 +52,14 @@ FINE_SEARCH = 3.0
 def find_cards_learned(image: np.ndarray) -> list[np.ndarray]:
     """`detect.find_cards`' contract (BGR or grey uint8 in; clockwise (4, 2) float32 quads,
     short side first, out) by the learned finder."""
-    colour = _as_bgr(image)
+    colour = as_bgr(image)
     quads = rough_quads(colour)
     if not len(quads):
         return []
     grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
-    quads = _refine_all(grey, quads, max(3.0, SEARCH_FRACTION * max(grey.shape)))
-    quads = _out_to_card_edges(grey, quads.astype(np.float32), EDGE_STEP)
-    return [order_clockwise(q) for q in _refine_all(grey, quads, FINE_SEARCH)]
+    quads = refine_quads(grey, quads, max(3.0, SEARCH_FRACTION * max(grey.shape)))
+    quads = out_to_card_edges(grey, quads.astype(np.float32), EDGE_STEP)
+    return [order_clockwise(q) for q in refine_quads(grey, quads, FINE_SEARCH)]
 
 
 def net_size(width: int, height: int) -> tuple[int, int, int, int]:
