@@ -177,17 +177,22 @@ class FakeCamera:
             self.thread.join()
 
 
-@run_async
-async def test_a_live_source_drives_the_view_the_referee_and_questions(
-    store: Store, session: GameSession
-):
+def live_app(store: Store, session: GameSession) -> tuple[CompanionApp, list[FakeCamera]]:
+    """The dashboard with a fake camera; the list gets the camera once the app starts it."""
     cameras: list[FakeCamera] = []
 
     def factory(live_session: GameSession) -> FakeCamera:
         cameras.append(FakeCamera(live_session))
         return cameras[-1]
 
-    app = CompanionApp(store, session=session, live=factory)
+    return CompanionApp(store, session=session, live=factory), cameras
+
+
+@run_async
+async def test_a_live_source_drives_the_view_the_referee_and_questions(
+    store: Store, session: GameSession
+):
+    app, cameras = live_app(store, session)
     async with app.run_test(size=(120, 40)) as pilot:
         assert cameras and cameras[0].thread is not None
         cameras[0].thread.join()
@@ -312,13 +317,7 @@ async def test_in_live_play_a_hunters_prey_key_goes_to_the_referee(
     session.submit(Revealed("Alia", 1))
     session.submit(CallClosed())
     assert session.state.phase == "hunt"
-    cameras: list[FakeCamera] = []
-
-    def factory(live_session: GameSession) -> FakeCamera:
-        cameras.append(FakeCamera(live_session))
-        return cameras[-1]
-
-    app = CompanionApp(store, session=session, live=factory)
+    app, cameras = live_app(store, session)
     async with app.run_test(size=(120, 40)) as pilot:
         cameras[0].thread.join()
         await pilot.pause()
