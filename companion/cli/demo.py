@@ -7,7 +7,7 @@ from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from companion.demo.main import parse_size
+    from companion.cli.args import parse_size
     from companion.i18n import LANGUAGES
 
     p = sub.add_parser(

@@ -23,9 +23,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from companion.cli.args import parse_size
 from companion.demo.film import film_timeline, render_shots
 from companion.demo.game import DemoFilm, load_game, make_film
-from companion.demo.main import parse_size
 from companion.demo.run import Eyes, RendererEyes, SeenEvent, play_film
 from companion.referee.eyes import open_eyes, seat_calibration, tracker_options
 from companion.referee.live import LiveReferee
