@@ -36,14 +36,24 @@ class Sight:
 
 
 class VisionEyes:
-    """Card pipeline then tracker: `see(frame)` for every frame, in order."""
+    """Card pipeline then tracker: `see(frame)` for every frame, in order.
 
-    def __init__(self, pipeline: Any, tracker: Any) -> None:
+    `markers` (a `vision.marker_watch.MarkerWatch`, for seats calibrated from printed
+    markers) moves the seats with a bumped camera and drops readings on the markers.
+    """
+
+    def __init__(self, pipeline: Any, tracker: Any, markers: Any = None) -> None:
         self.pipeline = pipeline
         self.tracker = tracker
+        self.markers = markers
 
     def see(self, frame: Frame) -> Sight:
         readings = self.pipeline.read(frame.image)
+        if self.markers is not None:
+            moved = self.markers.look(frame.image)
+            if moved is not None:
+                self.tracker.use_seats(moved)
+            readings = self.markers.without_markers(readings)
         return Sight(readings, self.tracker.update(frame.id, frame.t, readings))
 
 
@@ -90,6 +100,7 @@ def open_eyes(
 ) -> VisionEyes:
     """Eyes reading `deck`, seating cards by `calibration` (one seat per player)."""
     from companion.vision.decks import DeckError, load_deck
+    from companion.vision.marker_watch import MarkerWatch
     from companion.vision.pipeline import CardPipeline
     from companion.vision.tracker import Tracker
 
@@ -98,4 +109,9 @@ def open_eyes(
         profile = load_deck(deck)
     except (DeckError, OSError) as error:
         raise SetupError(f"deck {deck!r}: {error}") from None
-    return VisionEyes(CardPipeline(profile), Tracker(calibration, **tracker_options(fps)))
+    watch = MarkerWatch(calibration)
+    return VisionEyes(
+        CardPipeline(profile),
+        Tracker(calibration, **tracker_options(fps)),
+        watch if watch.active else None,
+    )

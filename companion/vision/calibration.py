@@ -418,14 +418,6 @@ def _check_players(players: Sequence[str]) -> None:
         raise CalibrationError(f"player names must be distinct and non-empty, got {list(players)}")
 
 
-def follow_camera(calibration: Calibration, image: np.ndarray) -> Calibration:
-    """Re-detect the seat markers in a new frame and move the anchors with them."""
-    if not calibration.marker_centers:
-        return calibration
-    seen = {i: tuple(float(v) for v in c.mean(axis=0)) for i, c in detect_markers(image).items()}
-    return calibration.follow(seen)  # type: ignore[arg-type]
-
-
 def load_calibration(path: str | Path, image_size: tuple[int, int] | None = None) -> Calibration:
     """`Calibration.load` as a function (raises `CalibrationError`, a ValueError)."""
     return Calibration.load(path, image_size)

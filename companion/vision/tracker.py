@@ -267,7 +267,7 @@ class Tracker:
         )
 
     def use_seats(self, seats: object, seat_names: Sequence[str] | None = None) -> None:
-        """Seat cards by new anchors from now on (e.g. `calibration.follow_camera` after
+        """Seat cards by new anchors from now on (e.g. `marker_watch.MarkerWatch.look` after
         the camera was bumped); the cards followed are kept."""
         seat_of = getattr(seats, "seat_of", seats)
         if not callable(seat_of):

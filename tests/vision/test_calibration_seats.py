@@ -15,12 +15,12 @@ from companion.vision.calibration import (
     calibrate_from_cards,
     calibrate_from_markers,
     detect_markers,
-    follow_camera,
     load_calibration,
     marker_image,
     marker_sheet,
     parse_seats,
 )
+from companion.vision.marker_watch import MarkerWatch
 
 PLAYERS = ["Alia", "Ben", "Carmen", "Dori"]
 # Bottom, left, top, right: clockwise seen from above, starting at the bottom.
@@ -98,9 +98,10 @@ def test_calibrate_from_markers_and_follow_a_bumped_camera() -> None:
     for name, (x, y) in zip(PLAYERS, ANCHORS, strict=True):
         assert cal.seats[name] == pytest.approx((x, y), abs=2)
     assert cal.markers == {"Alia": 0, "Ben": 1, "Carmen": 2, "Dori": 3}
-    moved = follow_camera(cal, _table_with_markers(shift=(30, -20)))
+    moved = MarkerWatch(cal).look(_table_with_markers(shift=(30, -20)))
+    assert moved is not None
     assert moved.seats["Dori"] == pytest.approx((1160, 340), abs=2)
-    assert follow_camera(cal, np.zeros((720, 1280, 3), np.uint8)) == cal  # nothing seen
+    assert MarkerWatch(cal).look(np.zeros((720, 1280, 3), np.uint8)) is None  # nothing seen
 
 
 def test_missing_marker_is_named() -> None:
@@ -221,7 +222,50 @@ def test_markers_on_a_rendered_tilted_table() -> None:
     cal = calibrate_from_markers(photo(0.0), PLAYERS)
     for name, place in zip(PLAYERS, places, strict=True):
         assert cal.seats[name] == pytest.approx(place.anchor, abs=3)
-    bumped = follow_camera(cal, photo(25.0))
+    bumped = MarkerWatch(cal).look(photo(25.0))
+    assert bumped is not None
     assert bumped.seats["Alia"] == pytest.approx(
         (places[0].anchor[0] + 25, places[0].anchor[1]), abs=3
     )
+
+
+def test_live_eyes_follow_the_markers_and_never_read_one_as_a_card() -> None:
+    """Live play with marker seats: a bumped camera moves the seats, and a marker the
+    finder takes for a card is dropped before the tracker sees it."""
+    from companion.referee.eyes import VisionEyes
+    from companion.vision.tracker import Tracker
+    from companion.vision.types import CardReading, Frame
+
+    cal = calibrate_from_markers(_table_with_markers(), PLAYERS)
+    watch = MarkerWatch(cal, every=1)
+
+    def square(x: float, y: float, half: float) -> np.ndarray:
+        return np.float32([[x - half, y - half], [x + half, y - half], [x + half, y + half],
+                           [x - half, y + half]])  # fmt: skip
+
+    class Pipeline:  # the marker of Carmen read as a back, and one real card by Ben
+        def read(self, image: np.ndarray) -> list[CardReading]:
+            return [
+                CardReading(square(640 + 30, 100 - 20, 40), "down", None, None, "back", 0.9),
+                CardReading(square(250 + 30, 360 - 20, 50), "down", None, None, "back", 0.9),
+            ]
+
+    eyes = VisionEyes(Pipeline(), Tracker(cal, confirm=1), watch)
+    bumped = _table_with_markers(shift=(30, -20))
+    sight = eyes.see(Frame(0, 0.0, bumped))
+    assert len(sight.readings) == 1  # the marker is no card
+    assert watch.calibration.seats["Carmen"] == pytest.approx((670, 80), abs=2)
+    assert sight.table.seats["Ben"].face_down == 1
+    assert sight.table.seats["Carmen"].face_down == 0
+
+
+def test_marker_watch_looks_every_few_frames_and_ignores_plain_seats() -> None:
+    cal = calibrate_from_markers(_table_with_markers(), PLAYERS)
+    watch = MarkerWatch(cal, every=3)
+    bumped = _table_with_markers(shift=(30, -20))
+    assert watch.look(bumped) is not None  # the first frame is looked at
+    assert [watch.look(bumped) for _ in range(3)] == [None, None, None]  # no new bump
+    assert not MarkerWatch(parse_seats("Alia=1,2;Ben=3,4")).active
+    assert MarkerWatch(parse_seats("Alia=1,2;Ben=3,4")).look(bumped) is None
+    with pytest.raises(ValueError, match="every must be"):
+        MarkerWatch(cal, every=0)
