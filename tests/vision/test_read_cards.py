@@ -134,3 +134,18 @@ def test_corner_views_combine_safely(tops, rank) -> None:
     reading = _playing_reading(*_views(*tops), DUMMY)
     assert reading.rank == rank
     assert (reading.confidence >= 0.5) == (rank is not None or tops[0][0] >= 5)
+
+
+def test_enrolled_deck_calls_table_patches_and_playing_cards_no_card() -> None:
+    """A quad on the plain table or on a playing card is nothing of the animal deck: it
+    reads "not a card" (the pipeline drops it), never an animal."""
+    reader = CardReader(load_deck("demo-animals"))
+    rng = np.random.default_rng(3)
+    patches = [
+        _flat(table_surface(style, (250, 350), rng)) for style in ("wood-light", "felt-dark")
+    ]
+    patches.append(_flat(np.full((350, 250, 3), 235, np.uint8)))  # a blank note
+    patches += [_flat(card_face("playing-cards", rank, "hearts", 0)) for rank in (1, 5, 12)]
+    readings = reader.read_cards(np.stack(patches), [DUMMY] * len(patches))
+    assert [r.label for r in readings] == [NOT_A_CARD] * len(patches)
+    assert all(r.rank is None for r in readings)
