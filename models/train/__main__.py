@@ -1,4 +1,4 @@
-"""`python -m models.train cards|embed|finder|demo-deck|evaluate [--seed N] [--out FILE]`."""
+"""`python -m models.train MODEL [--seed N] [--epochs N] [--out FILE]`: rebuild a model."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__)
     parser.add_argument(
         "model",
-        choices=("cards", "embed", "finder", "demo-deck", "evaluate"),
+        choices=("cards", "cards-tune", "embed", "finder", "demo-deck", "evaluate"),
         help="what to rebuild or measure",
     )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--epochs", type=int, help="training epochs (cards 10, cards-tune 6)")
     parser.add_argument("--synth", type=int, default=16_000, help="synthetic cards to render")
     parser.add_argument("--out", type=Path, help="ONNX file to write (default: the shipped one)")
     args = parser.parse_args()
@@ -43,7 +43,10 @@ def main() -> None:
     from . import cards
 
     out = args.out or MODELS_DATA / "playing_cards.onnx"
-    cards.train(out, seed=args.seed, n_synth=args.synth, epochs=args.epochs)
+    if args.model == "cards-tune":
+        cards.tune(out, init=MODELS_DATA / "playing_cards.onnx", epochs=args.epochs or 6)
+        return
+    cards.train(out, seed=args.seed, n_synth=args.synth, epochs=args.epochs or 10)
 
 
 if __name__ == "__main__":

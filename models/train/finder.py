@@ -34,6 +34,7 @@ EMPTY_RATE = 0.15  # scenes without a card
 BATCH = 12
 CROP = (128, 192)  # training crops, input pixels (height, width)
 DATA_DIR = Path("/tmp/finder_data")  # rendered once, reused by later runs
+PILE_SEEDS = 500_000  # scene seeds from here on are heaps of big cards (`layout="pile"`)
 
 
 def scene_sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -42,16 +43,30 @@ def scene_sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
     if seed >= 1_000_000:
         raise ValueError("seeds from 1,000,000 on are held out for the benchmark")
     rng = np.random.default_rng(seed)
-    empty = rng.random() < EMPTY_RATE
-    n_cards = 0 if empty else int(rng.integers(1, 16))
-    spec = random_scene(
-        rng,
-        n_cards,
-        "mixed",
-        size=FRAME,
-        distractors=int(rng.integers(1, 6)) if empty else int(rng.integers(0, 4)),
-        hand_rate=0.4 if empty else 0.2,
-    )
+    if seed >= PILE_SEEDS:
+        # Close-ups of heaped cards (the real photos' usual sight): big cards, most of
+        # them partly covered by the next.
+        spec = random_scene(
+            rng,
+            int(rng.integers(2, 6)),
+            "mixed",
+            size=FRAME,
+            layout="pile",
+            length_range=(150.0, 600.0),
+            distractors=int(rng.integers(0, 3)),
+            hand_rate=0.15,
+        )
+    else:
+        empty = rng.random() < EMPTY_RATE
+        n_cards = 0 if empty else int(rng.integers(1, 16))
+        spec = random_scene(
+            rng,
+            n_cards,
+            "mixed",
+            size=FRAME,
+            distractors=int(rng.integers(1, 6)) if empty else int(rng.integers(0, 4)),
+            hand_rate=0.4 if empty else 0.2,
+        )
     image, truths = render_scene(spec)
     occluder = _occluders(spec)
     # Crop window in frame pixels, the same aspect as the frame; then scaled for the net
@@ -194,20 +209,26 @@ def train(
     *,
     data: Path = DATA_DIR,
     samples: int = 4500,
+    piles: int = 1000,
     minutes: float = 10.0,
     seed: int = 0,
     resume: bool = False,
     peak_lr: float = 3e-3,
 ) -> None:
-    """Render (once, cached in `data`) and train on `samples` scenes for `minutes`; export
-    to `out`. Seeds 0..samples-1, all below the benchmark's held-out range. `resume` goes
-    on from the weights the last run left in `data` (a longer training, in steps that fit
-    a shared machine)."""
+    """Render (once, cached in `data`) and train on `samples` scenes and `piles` heaps of
+    cards for `minutes`; export to `out`. Seeds 0..samples-1 and PILE_SEEDS on, all below
+    the benchmark's held-out range. `resume` goes on from the weights the last run left
+    in `data` (a longer training, in steps that fit a shared machine)."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)
-    x_all, y_all = _load_or_render(data, samples)
+    x_all, y_all = (
+        np.concatenate(parts)
+        for parts in zip(
+            _load_or_render(data, 0, samples), _load_or_render(data, PILE_SEEDS, piles), strict=True
+        )
+    )
     model = build_net()
     if resume:
         model.load_state_dict(torch.load(data / "finder_state.pt"))
@@ -241,19 +262,20 @@ def train(
     export(model, out)
 
 
-def _load_or_render(data: Path, samples: int) -> tuple[np.ndarray, np.ndarray]:
-    """All training scenes, rendered into `data` in chunks of 500 the first time."""
+def _load_or_render(data: Path, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Scenes `first`..`first + count - 1`, rendered into `data` in chunks of 500 the first
+    time."""
     data.mkdir(parents=True, exist_ok=True)
     xs, ys = [], []
-    for start in range(0, samples, 500):
+    for start in range(first, first + count, 500):
         path = data / f"chunk_{start:07d}.npz"
         if not path.exists():
-            chunk = list(render_set(start, min(500, samples - start)))
+            chunk = list(render_set(start, min(500, first + count - start)))
             np.savez(path, x=np.stack([c[0] for c in chunk]), y=np.stack([c[1] for c in chunk]))
         with np.load(path) as loaded:
             xs.append(loaded["x"])
             ys.append(loaded["y"])
-    return np.concatenate(xs)[:samples], np.concatenate(ys)[:samples]
+    return np.concatenate(xs)[:count], np.concatenate(ys)[:count]
 
 
 def _batch(

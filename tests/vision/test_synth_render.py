@@ -115,7 +115,17 @@ def test_seats_layout_lays_rows_facing_players() -> None:
     angles = {round(c.angle / 90) % 4 for c in spec.cards}
     assert len(angles) >= 2  # players on several sides: some cards turned to them
     with pytest.raises(ValueError, match="layout must be"):
-        random_scene(np.random.default_rng(0), layout="pile")  # type: ignore[arg-type]
+        random_scene(np.random.default_rng(0), layout="fan")  # type: ignore[arg-type]
+
+
+def test_pile_layout_heaps_big_cards_that_cover_each_other() -> None:
+    rng = np.random.default_rng(2)
+    spec = random_scene(rng, 4, "playing-cards", layout="pile", length_range=(300, 500))
+    assert 2 <= len(spec.cards) <= 4
+    assert all(c.length >= 0.9 * 300 for c in spec.cards)
+    _, truths = render_scene(spec)
+    assert truths[-1].visible == pytest.approx(1.0, abs=0.02)  # the top card
+    assert min(t.visible for t in truths) < 0.8  # the ones under it are partly hidden
 
 
 def test_things_on_the_table_hide_cards_but_are_not_cards() -> None:

@@ -24,7 +24,7 @@ from .spec import DISTRACTOR_KINDS, CardSpec, DistractorSpec, HandSpec, Light, S
 from .textures import TABLE_STYLES
 
 DeckChoice = Literal["animals", "playing-cards", "mixed"]
-Layout = Literal["scatter", "seats"]
+Layout = Literal["scatter", "seats", "pile"]
 Projector = Callable[[CardSpec], np.ndarray]  # a card's corners in the final picture
 LENSES = (0.03, 0.06, 0.09, 0.12)  # few values: the lens maps are cached per value
 SKINS = ((120, 160, 210), (90, 130, 190), (60, 90, 140), (40, 60, 95), (150, 185, 225))
@@ -106,6 +106,37 @@ def _place(
     return placed
 
 
+def _place_in_piles(
+    rng: np.random.Generator,
+    specs: list[CardSpec],
+    size: tuple[int, int],
+    length: float,
+    project: Projector,
+) -> list[CardSpec]:
+    """Drop cards in one or two heaps: each card's centre lies 0.2 to 0.65 card lengths
+    from its heap's centre, turned like the heap give or take 30°, so later cards cover
+    a third to most of earlier ones. A card that does not fit the picture is left out."""
+    w, h = size
+    heaps = [
+        ((float(rng.uniform(0.3, 0.7) * w), float(rng.uniform(0.3, 0.7) * h)), rng.uniform(0, 360))
+        for _ in range(1 if len(specs) < 3 or rng.random() < 0.6 else 2)
+    ]
+    placed: list[CardSpec] = []
+    for index, spec in enumerate(specs):
+        (cx, cy), base = heaps[index % len(heaps)]
+        card_len = length * float(rng.uniform(0.97, 1.03))
+        for _ in range(20):
+            reach = float(rng.uniform(0.2, 0.65)) * card_len
+            direction = float(rng.uniform(0, 2 * math.pi))
+            centre = (cx + reach * math.cos(direction), cy + reach * math.sin(direction))
+            angle = (float(base) + float(rng.normal(0.0, 30.0))) % 360
+            card = replace(spec, center=centre, angle=angle, length=card_len)
+            if _inside(project(card), size):
+                placed.append(card)
+                break
+    return placed
+
+
 def _inside(quad: np.ndarray, size: tuple[int, int]) -> bool:
     w, h = size
     return bool(quad.min() >= 2 and (quad[:, 0] <= w - 3).all() and (quad[:, 1] <= h - 3).all())
@@ -167,8 +198,10 @@ def random_scene(
     real table). `edition` None picks "classic" animals / edition 0 playing cards most of
     the time, with other editions now and then. `layout` "scatter" throws the cards
     anywhere at any angle; "seats" lays them in rows facing 2..5 players (at most 15
-    cards), as in a game; None picks either. Cards that do not fit the picture are left
-    out, so a scene may hold fewer than `n_cards`.
+    cards), as in a game; None picks either. "pile" (only when asked for) drops them in
+    one or two heaps where each card covers much of another, as in close-up photos of a
+    hand of cards. Cards that do not fit the picture are left out, so a scene may hold
+    fewer than `n_cards`.
     """
     if n_cards < 0:
         raise ValueError(f"n_cards must be 0 or more, got {n_cards}")
@@ -184,13 +217,17 @@ def random_scene(
     back = None if chosen == "animals" else str(rng.choice(PLAYING_BACK_STYLES))
     if layout is None:
         layout = "seats" if rng.random() < 0.5 else "scatter"
-    if layout not in ("scatter", "seats"):
-        raise ValueError(f"layout must be 'scatter' or 'seats', got {layout!r}")
+    if layout not in ("scatter", "seats", "pile"):
+        raise ValueError(f"layout must be 'scatter', 'seats' or 'pile', got {layout!r}")
     if layout == "seats":
         n_cards = min(n_cards, 15)
     lo, hi = length_range
     # Largest length at which the cards still fit comfortably in the picture.
-    fit = math.sqrt(w * h / max(1, n_cards) / 1.6) if layout == "scatter" else 0.24 * min(w, h)
+    fit = {
+        "scatter": math.sqrt(w * h / max(1, n_cards) / 1.6),
+        "seats": 0.24 * min(w, h),
+        "pile": 0.8 * min(w, h),
+    }[layout]
     length = math.exp(rng.uniform(math.log(lo), math.log(max(lo, min(hi, fit)))))
     cards = [
         random_card(
@@ -214,6 +251,8 @@ def random_scene(
 
     if layout == "seats":
         cards = _place_in_seats(rng, cards, size, length, project)
+    elif layout == "pile":
+        cards = _place_in_piles(rng, cards, size, length, project)
     else:
         cards = _place(rng, cards, size, length, project)
 
