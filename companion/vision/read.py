@@ -188,8 +188,9 @@ def _combine_views(rank_p: np.ndarray, suit_p: np.ndarray) -> tuple[int, float, 
     When both corners agree the probabilities are averaged. When they differ, one corner
     may be covered by a neighbouring card: a face read on one corner while the other shows
     no face (a back pattern, nothing) is kept at a reduced probability, and so is a sure
-    corner against an unsure one (a small or blurred index); two different faces read
-    with some certainty each are a conflict and read as nothing certain.
+    corner against an unsure game rank (a small or blurred index); two different faces
+    read with some certainty each, or any sign of 6..King on the other corner, are a
+    conflict and read as nothing certain.
     """
     top = rank_p.argmax(axis=1)
     if top[0] == top[1]:
@@ -202,7 +203,10 @@ def _combine_views(rank_p: np.ndarray, suit_p: np.ndarray) -> tuple[int, float, 
         return k, 0.85 * float(rank_p[v, k]), suit_p[v]
     sure = rank_p.max(axis=1)
     v = int(sure.argmax())
-    if sure[v] >= SURE_VIEW and sure[1 - v] < UNSURE_VIEW:
+    # Even an unsure 6..King on the other corner is a sign of another card under the same
+    # quad (two overlapping cards that the finder merged): no game rank then.
+    other_is_game = top[1 - v] + 1 in GAME_RANKS
+    if sure[v] >= SURE_VIEW and sure[1 - v] < UNSURE_VIEW and other_is_game:
         k = int(top[v])
         return k, 0.85 * float(sure[v]), suit_p[v]
     k = int(rank_p.mean(axis=0).argmax())

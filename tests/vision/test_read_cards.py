@@ -124,7 +124,8 @@ def _views(*tops: tuple[int, float], suit: int = 3) -> tuple[np.ndarray, np.ndar
     [
         (((0, 0.95), (0, 0.95)), 1),  # both corners: Ace
         (((4, 0.95), (14, 0.9)), 5),  # one corner covered by a neighbour
-        (((4, 0.95), (7, 0.4)), 5),  # a sure corner against an unsure one
+        (((4, 0.95), (2, 0.4)), 5),  # a sure corner against an unsure game rank
+        (((0, 0.95), (9, 0.35)), None),  # against even an unsure 10: two merged cards
         (((4, 0.8), (5, 0.8)), None),  # 5 against 6: a conflict is never a game rank
         (((4, 0.5), (4, 0.5)), None),  # unsure on both corners
         (((5, 0.95), (5, 0.95)), None),  # a six
