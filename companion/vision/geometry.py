@@ -9,6 +9,8 @@ cards face their players and half of them lie upside down to the camera anyway.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -33,19 +35,19 @@ def order_clockwise(points: np.ndarray | list) -> np.ndarray:
     its left end, so an upright portrait card comes out as top-left, top-right,
     bottom-right, bottom-left (the order `CardReading.corners` documents).
     """
-    quad = as_quad(points)
-    centre = quad.mean(axis=0)
+    # Plain Python on four points: every card of every frame passes here, twice, and
+    # numpy's per-call overhead on 4x2 arrays cost more than the arithmetic.
+    corners = as_quad(points).tolist()
+    cx = sum(p[0] for p in corners) / 4
+    cy = sum(p[1] for p in corners) / 4
     # In image coordinates (y down) increasing atan2 angle runs clockwise on screen.
-    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
-    quad = quad[np.argsort(angles)]
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    corners.sort(key=lambda p: math.atan2(p[1] - cy, p[0] - cx))
+    sides = [math.dist(corners[i], corners[(i + 1) % 4]) for i in range(4)]
     # Edge i joins corner i and i+1; opposite edges are (0, 2) and (1, 3).
-    short_first = sides[0] + sides[2] <= sides[1] + sides[3]
-    starts = (0, 2) if short_first else (1, 3)
+    a, b = (0, 2) if sides[0] + sides[2] <= sides[1] + sides[3] else (1, 3)
     # Of the two short edges, start at the one whose midpoint is higher in the image.
-    mid_y = [(quad[s, 1] + quad[(s + 1) % 4, 1]) / 2 for s in starts]
-    start = starts[int(np.argmin(mid_y))]
-    return np.roll(quad, -start, axis=0).astype(np.float32)
+    start = a if corners[a][1] + corners[a + 1][1] <= corners[b][1] + corners[(b + 1) % 4][1] else b
+    return np.array(corners[start:] + corners[:start], np.float32)
 
 
 def rectify(
