@@ -130,6 +130,7 @@ _NEXT = np.array([1, 2, 3, 0])  # corner k + 1: side k runs from corner k to cor
 _PREVIOUS = np.array([3, 0, 1, 2])
 _OUT_ALONG = np.linspace(0.2, 0.8, 12, dtype=np.float32)
 _OFFSETS = np.arange(-1.0, 41.0, 1.0, dtype=np.float32)  # full-resolution pixels
+_REMAP_ROWS = 32_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,9 +366,7 @@ def _contrast_support_many(
     offset = normals[:, :, None, :] * PROBE
     probes = np.concatenate([points + offset, points - offset], axis=2).astype(np.float32)
     flat = probes.reshape(-1, 2 * SUPPORT_SAMPLES, 2)
-    values = cv2.remap(
-        grey, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    ).astype(np.float32)
+    values = _sample(grey, flat).astype(np.float32)
     values = values.reshape(len(quads), 4, 2 * SUPPORT_SAMPLES)
     difference = values[..., :SUPPORT_SAMPLES] - values[..., SUPPORT_SAMPLES:]
     sign = np.sign(difference.sum(axis=2, keepdims=True))
@@ -390,9 +389,7 @@ def _like_its_surroundings(small: np.ndarray, quads: np.ndarray) -> np.ndarray:
     inside = _points_in(quads, _INSIDE)  # (M, P, 2)
     ring = _points_in(outer, _RING)
     samples = np.concatenate([inside, ring], axis=1).astype(np.float32)
-    colours = cv2.remap(
-        small, samples[..., 0], samples[..., 1], cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE
-    )  # (M, P + R, 3)
+    colours = _sample(small, samples, cv2.INTER_NEAREST)  # (M, P + R, 3)
     bins = (colours // 32).astype(np.int32)
     codes = bins[..., 0] * 64 + bins[..., 1] * 8 + bins[..., 2]  # 8 x 8 x 8 colour bins
     count_inside = len(_INSIDE)
@@ -433,9 +430,7 @@ def _printed(grey: np.ndarray, quads: np.ndarray, step: float) -> np.ndarray:
         + u * v * q[:, :, 2]
         + (1 - u) * v * q[:, :, 3]
     ).astype(np.float32)  # (M, P, 2)
-    values = cv2.remap(
-        grey, points[..., 0], points[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    ).astype(np.float32)
+    values = _sample(grey, points).astype(np.float32)
     return values.std(axis=1) >= PRINT_FACTOR * step
 
 
@@ -611,10 +606,7 @@ def out_to_card_edges(grey: np.ndarray, quads: np.ndarray, step: float) -> np.nd
     grid = points[:, :, :, None, :] + _OFFSETS[:, None] * normals[:, :, None, None, :]
     shape = grid.shape[:-1]  # (M, 4, S, O)
     flat = grid.reshape(-1, len(_OFFSETS), 2).astype(np.float32)
-    values = cv2.remap(
-        grey, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    ).astype(np.float32)
-    values = values.reshape(shape)
+    values = _sample(grey, flat).astype(np.float32).reshape(shape)
     # Steps over two pixels, outward; one sign must hold along the side.
     steps = values[..., 2:] - values[..., :-2]  # (M, 4, S, O - 2)
     sign = np.sign(steps.sum(axis=2, keepdims=True))
@@ -660,9 +652,7 @@ def refine_quads(grey: np.ndarray, quads: np.ndarray, search: float) -> np.ndarr
     base = starts[:, :, None, :] + along[None, None, :, None] * vectors[:, :, None, :]
     grid = base[..., None, :] + offsets[:, None] * normals[:, :, None, None, :]
     flat = grid.reshape(-1, len(offsets), 2).astype(np.float32)
-    profile = cv2.remap(
-        grey, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    ).astype(np.float32)
+    profile = _sample(grey, flat).astype(np.float32)
     step = np.abs(np.diff(profile, axis=1))  # (N*4*S, O-1)
     rows = np.arange(len(step))
     # The rough side is already within a pixel or two of the card's edge: favour steps
@@ -696,6 +686,19 @@ def refine_quads(grey: np.ndarray, quads: np.ndarray, search: float) -> np.ndarr
     bad = ~np.isfinite(corners).all(axis=(1, 2)) | (moved > 3 * search)
     corners[bad] = quads[bad]
     return corners.astype(np.float32)
+
+
+def _sample(image: np.ndarray, points: np.ndarray, interpolation: int = cv2.INTER_LINEAR):
+    """`image` at (rows, columns, 2) float32 points, edge pixels repeated outside.
+
+    cv2.remap takes maps of fewer than 32,767 rows; a frame with hundreds of candidate
+    quads asks for more, so the rows go in chunks.
+    """
+    chunks = [
+        cv2.remap(image, c[..., 0], c[..., 1], interpolation, borderMode=cv2.BORDER_REPLICATE)
+        for c in np.split(points, range(_REMAP_ROWS, len(points), _REMAP_ROWS))
+    ]
+    return chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
 
 
 def _weighted_lines(points: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -137,3 +137,14 @@ def _corner_error(quad: np.ndarray, truth: np.ndarray) -> float:
 
     a, b = order_clockwise(quad), order_clockwise(truth)
     return min(float(np.linalg.norm(np.roll(a, k, axis=0) - b, axis=1).max()) for k in (0, 2))
+
+
+def test_side_fitting_takes_any_number_of_quads():
+    """cv2.remap takes fewer than 32,767 rows of points: a frame with hundreds of card
+    hypotheses (a coarse carpet) must not crash the side fitting."""
+    from companion.vision.detect import out_to_card_edges, refine_quads
+
+    grey = np.random.default_rng(0).integers(0, 255, (200, 300), dtype=np.uint8)
+    quads = np.tile(np.float32([[10, 10], [60, 10], [60, 80], [10, 80]]), (1200, 1, 1))
+    assert refine_quads(grey, quads, 10.0).shape == (1200, 4, 2)
+    assert out_to_card_edges(grey, quads, 5.0).shape == (1200, 4, 2)
