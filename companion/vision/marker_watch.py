@@ -34,7 +34,8 @@ class MarkerWatch:
     def __init__(self, calibration: Calibration, every: int = EVERY) -> None:
         if every < 1:
             raise ValueError(f"every must be 1 or more, got {every}")
-        self.calibration = calibration
+        self.calibration = calibration  # anchors where the markers were last seen
+        self._in_use = calibration  # the anchors last handed out for seating cards
         self.every = every
         self._looks = 0
         self._areas: list[np.ndarray] = []  # marker outlines with their margin, (4, 2)
@@ -55,18 +56,16 @@ class MarkerWatch:
         found = detect_markers(image)
         self._areas = [_with_margin(corners) for corners in found.values()]
         seen = {i: (float(c[:, 0].mean()), float(c[:, 1].mean())) for i, c in found.items()}
-        moved = self.calibration.follow(seen)
+        self.calibration = self.calibration.follow(seen)
+        # Measured against the anchors in use, so that slow creeping adds up too.
         shift = max(
-            (
-                float(np.hypot(moved.seats[n][0] - x, moved.seats[n][1] - y))
-                for n, (x, y) in self.calibration.seats.items()
-            ),
-            default=0.0,
+            float(np.hypot(x - self._in_use.seats[n][0], y - self._in_use.seats[n][1]))
+            for n, (x, y) in self.calibration.seats.items()
         )
-        self.calibration = moved  # marker positions refreshed even for a tiny shift
-        if shift > MOVED * max(image.shape[:2]):
-            return moved
-        return None
+        if shift <= MOVED * max(image.shape[:2]):
+            return None
+        self._in_use = self.calibration
+        return self.calibration
 
     def without_markers(self, readings: Sequence[CardReading]) -> list[CardReading]:
         """`readings` less those lying on a marker seen at the last look."""

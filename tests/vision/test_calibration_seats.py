@@ -269,3 +269,12 @@ def test_marker_watch_looks_every_few_frames_and_ignores_plain_seats() -> None:
     assert MarkerWatch(parse_seats("Alia=1,2;Ben=3,4")).look(bumped) is None
     with pytest.raises(ValueError, match="every must be"):
         MarkerWatch(cal, every=0)
+
+
+def test_marker_watch_follows_a_camera_that_creeps() -> None:
+    """Shifts each below the threshold still add up to a move of the seats."""
+    cal = calibrate_from_markers(_table_with_markers(), PLAYERS)
+    watch = MarkerWatch(cal, every=1)
+    moves = [watch.look(_table_with_markers(shift=(dx, 0))) for dx in range(1, 9)]
+    assert any(m is not None for m in moves)
+    assert watch.calibration.seats["Dori"] == pytest.approx((1138, 360), abs=2)
