@@ -209,7 +209,7 @@ def train(
     *,
     data: Path = DATA_DIR,
     samples: int = 4500,
-    piles: int = 1000,
+    piles: int = 0,
     minutes: float = 10.0,
     seed: int = 0,
     resume: bool = False,
