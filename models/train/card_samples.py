@@ -206,12 +206,7 @@ def scene_cards(n_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.nd
             cards.append(rectify_cards(image, [quad + jitter.astype(np.float32)])[0])
             ranks.append(rank)
             suits.append(suit)
-    width, height = READ_SIZE
-    return (
-        np.stack(cards) if cards else np.empty((0, height, width, 3), np.uint8),
-        np.array(ranks, np.int64),
-        np.array(suits, np.int64),
-    )
+    return _as_arrays(cards, ranks, suits)
 
 
 def _truth_classes(truth) -> tuple[int, int]:  # CardTruth -> (rank class, suit class)
@@ -274,6 +269,13 @@ def found_cards(
                 cards.append(rectify_cards(image, [quad])[0])
                 ranks.append(rank)
                 suits.append(suit)
+    return _as_arrays(cards, ranks, suits)
+
+
+def _as_arrays(
+    cards: list[np.ndarray], ranks: list[int], suits: list[int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Samples collected in lists as (cards (N, H, W, 3), rank classes, suit classes)."""
     width, height = READ_SIZE
     return (
         np.stack(cards) if cards else np.empty((0, height, width, 3), np.uint8),
