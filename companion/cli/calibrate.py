@@ -13,6 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from companion.cli.args import parse_size
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -46,7 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--markers-now", action="store_true", help="with --camera: calibrate from markers"
     )
     p.add_argument("--seats", help='anchors as "Alia=412,650;Ben=900,640"')
-    p.add_argument("--size", help="with --seats: the picture size WxH, e.g. 1280x720")
+    p.add_argument(
+        "--size", type=parse_size, help="with --seats: the picture size WxH, e.g. 1280x720"
+    )
     p.add_argument("--max-distance", type=float, help="cards farther from every seat are in none")
     p.add_argument("--out", type=Path, help="where to write (default: the user config dir)")
     p.add_argument("--show", nargs="?", const="", metavar="FILE", help="print a calibration")
@@ -59,18 +63,6 @@ def _players(text: str | None) -> list[str]:
     if not text:
         raise CalibrationError("expected --players NAME,NAME,... (clockwise seen from above)")
     return [name.strip() for name in text.split(",")]
-
-
-def _size(text: str | None) -> tuple[int, int] | None:
-    from companion.vision.calibration import CalibrationError
-
-    if text is None:
-        return None
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise CalibrationError(f"--size {text!r}: expected WIDTHxHEIGHT, e.g. 1280x720") from None
-    return w, h
 
 
 def _read_image(path: Path):  # -> np.ndarray
@@ -154,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
                 "--camera N or --seats TEXT"
             )
         if args.seats is not None:
-            calibration = cal.parse_seats(args.seats, _size(args.size))
+            calibration = cal.parse_seats(args.seats, args.size)
         elif args.image is not None:
             calibration = cal.calibrate_from_markers(
                 _read_image(args.image), _players(args.players), str(args.image)

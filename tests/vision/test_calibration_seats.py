@@ -131,6 +131,10 @@ def test_cli_markers_seats_and_show(tmp_path: Path, capsys: pytest.CaptureFixtur
         main(["calibrate", "--seats", "A=1,2;B=3,4", "--size", "640x480", "--out", str(out)]) == 0
     )
     assert load_calibration(out).image_size == (640, 480)
+    with pytest.raises(SystemExit) as refused:
+        main(["calibrate", "--seats", "A=1,2;B=3,4", "--size", "12x", "--out", str(out)])
+    assert refused.value.code == 2
+    assert "expected WIDTHxHEIGHT" in capsys.readouterr().err
     photo = tmp_path / "photo.png"
     cv2.imwrite(str(photo), _table_with_markers())
     out2 = tmp_path / "cal2.json"
