@@ -56,6 +56,10 @@ class VisionEyes:
             readings = self.markers.without_markers(readings)
         return Sight(readings, self.tracker.update(frame.id, frame.t, readings))
 
+    def ignore(self, seats: Sequence[str]) -> int:
+        """Stop counting the cards seen in `seats` now (the tracker's `ignore`)."""
+        return self.tracker.ignore(seats)
+
 
 def seat_calibration(
     *, seats: str | Mapping[str, tuple[float, float]] | None, calibration: Path | None

@@ -48,6 +48,7 @@ class FeedReferee:
     def __init__(self, referee: LiveReferee) -> None:
         self.referee = referee
         self.keys: deque[EnterPrey] = deque()
+        self.ignore_requests: deque[tuple[str, ...]] = deque()  # for the camera thread
         self.camera_ok = threading.Event()
         self.camera_ok.set()
 
@@ -67,6 +68,16 @@ class FeedReferee:
 
     def enter_prey(self, rank: int | None) -> RefereeOutput:
         return self.referee.enter_prey(rank)
+
+    def ignore_stuck(self) -> RefereeOutput:
+        """While a new round waits for a clear table: stop counting what the camera still
+        sees in the seats not yet clear (the camera thread applies it on its next frame)."""
+        waiting = self.referee.waiting
+        if waiting.what != "table_clear":
+            return self.referee.status("nothing to ignore: the table is not waiting to clear")
+        self.ignore_requests.append(waiting.players)
+        seats = ", ".join(waiting.players)
+        return self.referee.status(f"the cards still seen in {seats} are ignored from now on")
 
 
 class FrameFeed:
@@ -120,6 +131,8 @@ class FrameFeed:
                     if frame is None:
                         self._lose(app)
                         continue
+                    while self._referee.ignore_requests:
+                        self._eyes.ignore(self._referee.ignore_requests.popleft())
                     sight = self._eyes.see(frame)
                     self._referee.camera_ok.set()
                     self._last = (frame, sight.table)

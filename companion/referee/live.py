@@ -220,6 +220,12 @@ class LiveReferee:
         """Replace fact `index` (a misread), as an entry of the log; then wait for a change."""
         return self._operator(lambda: self.session.correct(index, event))
 
+    def status(self, notice: str | None = None) -> RefereeOutput:
+        """Nothing new: what the referee waits for now, with `notice` to show if given."""
+        if notice is not None:
+            self._notice = notice
+        return self._output([], [])
+
     def camera_lost(self) -> RefereeOutput:
         """The frames stopped: pause (the game state is in the store, nothing is lost)."""
         if self.paused:

@@ -22,6 +22,8 @@ once the game session exists (after the set-up screen, or at once on a resume):
 - A lone hunter's prey key (a rank above the call) or `n` goes to
   `source.referee.enter_prey(rank | None)`: the camera, not the operator, says whose
   cards turned up.
+- `x`, while a new round waits for a clear table, goes to `source.referee.ignore_stuck()`:
+  what the camera still sees in the seats not yet clear is no longer counted.
 - `LiveSource.stop()` is called when the app exits; it must end the thread.
 """
 
@@ -74,6 +76,7 @@ class LiveRefereeLike(Protocol):
     def undo(self) -> RefereeOutputLike: ...
     def correct(self, index: int, event: GameEvent) -> RefereeOutputLike: ...
     def enter_prey(self, rank: int | None) -> RefereeOutputLike: ...
+    def ignore_stuck(self) -> RefereeOutputLike: ...
 
 
 class LiveSource(Protocol):

@@ -22,7 +22,7 @@ size, so the tracker is indifferent to the picture's resolution.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -54,6 +54,7 @@ class TrackedCard:
     # (identity, label, confidence) of each reading before confirmation
     recent: list[tuple[Identity, str, float]] = field(default_factory=list)
     seat: str | None = None
+    ignored: bool = False  # left out of the table state at the table's request
 
     @property
     def center(self) -> tuple[float, float]:
@@ -235,6 +236,8 @@ class Tracker:
         unseated = 0
         changing = occluded
         for track in self.tracks:
+            if track.ignored:
+                continue
             if not track.confirmed:
                 # A card is appearing; one frame's sighting alone (a phantom, as often as
                 # not) does not unsettle the table.
@@ -275,6 +278,22 @@ class Tracker:
         self._seat_of = seat_of  # type: ignore[assignment]
         names = seat_names if seat_names is not None else getattr(seats, "names", ())
         self.seat_names = tuple(names)
+
+    def ignore(self, seats: Iterable[str]) -> int:
+        """Leave out of the table state, from now on, the cards lying in `seats` now.
+
+        For a card the camera keeps seeing where the table is clear (a card printed on a
+        box, a sticker, a card nobody may touch): the table says so with one key. The
+        cards are still followed, so they cannot come back as new cards; a card laid
+        there later is a new card and counts. Returns how many cards are ignored.
+        """
+        wanted = set(seats)
+        count = 0
+        for track in self.tracks:
+            if track.confirmed and not track.ignored and self._seat_of(track.center) in wanted:
+                track.ignored = True
+                count += 1
+        return count
 
     def reset(self) -> None:
         """Forget every card (a new round on a cleared table, or a moved camera)."""

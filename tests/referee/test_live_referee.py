@@ -284,3 +284,64 @@ def test_the_play_options_offer_the_referee_s_modes_and_the_rule_settings():
 
     assert CALLERS == CALLER_MODES
     assert RULES == RULE_SETS
+
+
+def test_the_table_can_ignore_what_the_camera_still_sees_in_a_seat(store):
+    """`x` in live play: while a new round waits for a clear table, the seats not yet clear
+    are handed to the camera thread, which stops counting what lies there."""
+    from companion.referee.feed import FeedReferee
+    from companion.referee.live import Waiting
+
+    class Waits:  # a referee waiting for Ben's seat to clear
+        waiting = Waiting("table_clear", ("Ben",))
+
+        def status(self, notice=None):
+            return notice
+
+    feed = FeedReferee(Waits())  # type: ignore[arg-type]
+    assert "Ben" in feed.ignore_stuck()
+    assert list(feed.ignore_requests) == [("Ben",)]
+    Waits.waiting = Waiting("play", ("Alia", "Ben"))
+    assert "nothing to ignore" in feed.ignore_stuck()
+    assert len(feed.ignore_requests) == 1
+    referee = LiveReferee(GameSession.new(store, GameConfig(("Alia", "Ben"))), timing=TIMING)
+    assert referee.status("a notice").notice == "a notice"
+
+
+def test_the_camera_thread_applies_an_ignore_before_its_next_frame(store):
+    import time
+
+    import numpy as np
+
+    from companion.referee.feed import FrameFeed
+    from companion.vision.types import Frame
+
+    calls: list[object] = []
+
+    class Eyes:
+        def see(self, frame):
+            from companion.referee.eyes import Sight
+
+            calls.append(("see", frame.id))
+            return Sight([], TableState(frame.id, frame.t, {"Alia": seat(""), "Ben": seat("")}))
+
+        def ignore(self, seats):
+            calls.append(("ignore", seats))
+            return 1
+
+    class App:
+        def post_message(self, message):
+            calls.append("posted")
+
+    image = np.zeros((4, 4, 3), np.uint8)
+    frames = [(Frame(i, i / 10, image), ()) for i in range(2)]
+    referee = LiveReferee(GameSession.new(store, GameConfig(("Alia", "Ben"))), timing=TIMING)
+    feed = FrameFeed(referee, lambda: frames, Eyes(), reopen=False)  # type: ignore[arg-type]
+    feed.referee.ignore_requests.append(("Ben",))
+    feed.start(App())
+    deadline = time.monotonic() + 5.0
+    while calls.count("posted") < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    feed.stop()
+    assert calls[:3] == [("ignore", ("Ben",)), ("see", 0), "posted"]
+    assert ("ignore", ("Ben",)) not in calls[1:]

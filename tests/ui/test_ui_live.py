@@ -118,6 +118,7 @@ class FakeReferee:
     undos: int = 0
     question: Question | None = None
     prey: list[int | None] = field(default_factory=list)
+    ignores: int = 0
 
     def on_table(self, table: TableState) -> Output:
         said: list[Announcement] = []
@@ -146,6 +147,10 @@ class FakeReferee:
     def enter_prey(self, rank: int | None) -> Output:
         self.prey.append(rank)
         return Output()
+
+    def ignore_stuck(self) -> Output:
+        self.ignores += 1
+        return Output(notice="the cards still seen in Ben are ignored from now on")
 
 
 class FakeCamera:
@@ -325,3 +330,19 @@ async def test_in_live_play_a_hunters_prey_key_goes_to_the_referee(
         await pilot.press("4", "n")
         await pilot.pause()
         assert cameras[0].referee.prey == [4, None]
+
+
+@run_async
+async def test_in_live_play_x_ignores_what_the_camera_still_sees(
+    store: Store, session: GameSession
+):
+    """A card the camera keeps seeing in a seat that should be clear: one key, and the
+    referee's notice says what is ignored."""
+    app, cameras = live_app(store, session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        cameras[0].thread.join()
+        await pilot.pause()
+        await pilot.press("x")
+        await pilot.pause()
+        assert cameras[0].referee.ignores == 1
+        assert "ignored from now on" in screen_text(app)

@@ -87,6 +87,16 @@ async def test_an_illegal_key_shows_the_engine_message_and_changes_nothing(
 
 
 @run_async
+async def test_the_camera_key_is_refused_in_manual_play(store: Store, session: GameSession):
+    app = CompanionApp(store, session=session)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        assert "x is for camera play" in screen_text(app)
+        assert session.events == ()
+
+
+@run_async
 async def test_pending_marks_are_not_recorded_until_enter(store: Store, session: GameSession):
     app = CompanionApp(store, session=session)
     async with app.run_test(size=SIZE) as pilot:

@@ -217,3 +217,22 @@ def test_new_anchors_reseat_the_cards_followed() -> None:
     state = tracker.update(5, 0, table())
     assert [v.face_down for v in state.seats.values()] == [1, 1, 1]
     assert [t.seat for t in tracker.tracks] == ["Ben", "Alia", "Carmen"]
+
+
+def test_ignored_cards_leave_the_state_and_new_cards_still_count() -> None:
+    """A card the camera keeps seeing where the table is clear: the table says so once,
+    then that card is no longer counted; a card laid later in the same seat is."""
+    tracker = Tracker(SEATS)
+    stuck = card(200, 600)
+    run(tracker, [[stuck]] * 4)
+    assert tracker.update(4, 0, [stuck]).seats["Alia"].face_down == 1
+    assert tracker.ignore(["Alia"]) == 1
+    state = tracker.update(5, 0, [stuck])
+    assert state.seats["Alia"].face_down == 0 and state.settled
+    laid = card(320, 600)  # a new card beside the ignored one
+    states = [tracker.update(6 + i, 0, [stuck, laid]) for i in range(3)]
+    assert states[-1].seats["Alia"].face_down == 1
+    # the ignored card taken away, then a card laid on its spot: a new card, counted
+    run(tracker, [[laid]] * 6)
+    states = [tracker.update(20 + i, 0, [laid, stuck]) for i in range(3)]
+    assert states[-1].seats["Alia"].face_down == 2

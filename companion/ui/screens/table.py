@@ -197,6 +197,14 @@ class TableScreen(Screen[None]):
         self.show_output(self.referee.enter_prey(rank))
         return True
 
+    def action_ignore_stuck(self) -> None:
+        """Live play: stop counting the cards the camera still sees in seats that should
+        be clear (a card it cannot tell from the table, or one nobody may touch)."""
+        if self.referee is None:
+            self._refuse("x is for camera play: the camera is not in use")
+            return
+        self.show_output(self.referee.ignore_stuck())
+
     def action_clear(self) -> None:
         self.pending = Pending()
         self.refusal = None

@@ -53,7 +53,10 @@ def waiting_for(state: GameState, pending: Pending, rank_label: Callable[[int], 
 
 # What the live referee may wait for beyond the engine's own expectation.
 LIVE_WAITS = {
-    "table_clear": "Waiting for the table to clear: pick up the cards of the last round.",
+    "table_clear": (
+        "Waiting for the table to clear: pick up the cards of the last round "
+        "(x: ignore what the camera still sees there)."
+    ),
     "answer": "Waiting for an answer to the question above.",
     "camera": "Camera lost: the game is paused until the frames come back.",
 }
