@@ -33,7 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--manual", action="store_true", help="no camera: the operator enters facts by keys"
     )
     mode.add_argument(
-        "--resume", action="store_true", help="continue the last unfinished game in the store"
+        "--resume",
+        action="store_true",
+        help="continue the last unfinished game in the store (by keys, or with --camera)",
     )
     p.add_argument(
         "--db", type=Path, default=None, help="the history file (default: the user data dir)"
@@ -42,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--lang", choices=LANGUAGES, default=None, help="the table's language (default: saved)"
     )
     p.add_argument("--mute", action="store_true", help="start with the voice muted (m unmutes)")
-    add_live_arguments(p, mode)
+    add_live_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -51,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
     from companion.referee.live_args import is_live
 
     if is_live(args):
+        if args.manual:
+            print("companion play: --manual is play without a camera: drop it", file=sys.stderr)
+            return 2
         from companion.referee.live_play import play_live
 
         return play_live(args)

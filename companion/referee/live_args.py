@@ -14,12 +14,12 @@ CALLERS = ("companion", "table")  # companion.referee.live.CALLER_MODES
 RULES = ("original", "playing-cards")  # companion.rules.events.RULE_SETS
 
 
-def add_live_arguments(
-    parser: argparse.ArgumentParser, mode: argparse._MutuallyExclusiveGroup
-) -> None:
-    """`--camera N` and `--video FILE` join the play modes; the rest is a group of its own."""
-    mode.add_argument("--camera", type=int, metavar="N", help="play with camera number N")
-    mode.add_argument("--video", type=Path, metavar="FILE", help="play a recorded video")
+def add_live_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--camera N` or `--video FILE`, and the options that go with them (`--resume`, a
+    play mode of its own, also continues the last game with the camera)."""
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--camera", type=int, metavar="N", help="play with camera number N")
+    source.add_argument("--video", type=Path, metavar="FILE", help="play a recorded video")
     live = parser.add_argument_group("camera play (with --camera or --video)")
     live.add_argument("--headless", action="store_true", help="no dashboard: print the events")
     live.add_argument("--log-out", type=Path, metavar="FILE", help="write the table log seen")

@@ -3,7 +3,8 @@
 `play_live` runs the options of `companion.referee.live_args`: on the dashboard (the
 camera thread posts to the app), or `--headless` (events printed; `--log-out` writes
 the table log it saw). A player calls by default with a recorded video (`--caller
-table`), the companion calls with a live camera (`--caller companion`).
+table`), the companion calls with a live camera (`--caller companion`). With `--resume`
+the last unfinished game goes on, with its players and rules.
 """
 
 from __future__ import annotations
@@ -30,22 +31,31 @@ if TYPE_CHECKING:
 
 
 def play_live(args: argparse.Namespace) -> int:
-    """Run live play as the options say; 2 with one line for anything unusable."""
+    """Run live play as the options say; 2 with one line for anything unusable, 1 when
+    --resume finds no unfinished game."""
+    from companion.referee.session import GameSession, NoGameToResume
     from companion.store import Store
 
-    try:
-        calibration = seat_calibration(seats=args.seats, calibration=_calibration_file(args))
-        config = _config(args, calibration)
-        eyes = open_eyes(args.deck, seats_for(calibration, config.players), config.players)
-        open_frames = _frames(args)
-    except (SetupError, ValueError, RuntimeError, OSError) as error:
-        print(f"companion play: {error}", file=sys.stderr)
-        return 2
     with Store(args.db) as store:
+        try:
+            # --resume: the last unfinished game, its players and rules; the referee takes
+            # the table as it lies now for the state the game stopped in.
+            resumed = GameSession.resume(store) if args.resume else None
+            calibration = seat_calibration(seats=args.seats, calibration=_calibration_file(args))
+            config = resumed.config if resumed is not None else _config(args, calibration)
+            eyes = open_eyes(args.deck, seats_for(calibration, config.players), config.players)
+            open_frames = _frames(args)
+        except NoGameToResume as error:
+            print(f"companion play: {error}; start one without --resume.", file=sys.stderr)
+            return 1
+        except (SetupError, ValueError, RuntimeError, OSError) as error:
+            print(f"companion play: {error}", file=sys.stderr)
+            return 2
         if args.headless:
-            session = _headless(args, store, config, eyes, open_frames)
+            session = resumed or GameSession.new(store, config)
+            _headless(args, session, eyes, open_frames)
         else:
-            session = _dashboard(args, store, config, calibration, open_frames)
+            session = _dashboard(args, store, config, calibration, open_frames, resumed)
         if args.log_out is not None and session is not None:
             log = write_table_log(session.config, session.events)
             args.log_out.write_text(log, encoding="utf-8")
@@ -105,20 +115,15 @@ def seats_for(calibration: Calibration, players: tuple[str, ...]) -> Calibration
 
 def _headless(
     args: argparse.Namespace,
-    store: Store,
-    config: GameConfig,
+    session: GameSession,
     eyes: VisionEyes,
     open_frames: Callable[[], Iterator[FeedItem]],
-) -> GameSession:
-    from companion.referee.session import GameSession
-
-    session = GameSession.new(store, config)
+) -> None:
     referee = LiveReferee(session, caller=_caller(args))
-    printer = EventPrinter(sys.stdout, args.lang or "en", config.rules)
+    printer = EventPrinter(sys.stdout, args.lang or "en", session.config.rules)
     frames = (frame for frame, _ in open_frames() if frame is not None)
     count = play_frames(referee, frames, eyes, printer.show)
     print(f"{count} frames.", final_scores(session.state))
-    return session
 
 
 def _frames(args: argparse.Namespace) -> Callable[[], Iterator[FeedItem]]:
@@ -152,8 +157,10 @@ def _dashboard(
     config: GameConfig,
     calibration: Calibration,
     open_frames: Callable[[], Iterator[FeedItem]],
+    resumed: GameSession | None = None,
 ) -> GameSession | None:
-    """The dashboard: the set-up screen (players pre-filled) unless --players named them."""
+    """The dashboard: the set-up screen (players pre-filled) unless --players named them
+    or the game is `resumed`."""
     from companion.cli.play import table_voice
     from companion.referee.session import GameSession
     from companion.ui.app import CompanionApp
@@ -168,7 +175,7 @@ def _dashboard(
         referee = LiveReferee(session, caller=_caller(args))
         return FrameFeed(referee, open_frames, eyes, speed=speed, reopen=args.camera is not None)
 
-    session = GameSession.new(store, config) if args.players else None
+    session = resumed or (GameSession.new(store, config) if args.players else None)
     lang, narrator_for = table_voice(args)
     CompanionApp(
         store, session=session, lang=lang, narrator_for=narrator_for, preset=config, live=live

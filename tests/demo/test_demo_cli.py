@@ -79,3 +79,31 @@ def test_the_live_bench_reports_delays_and_speed(tmp_path, capsys):
     assert "played    n=  2" in printed
     assert "revealed  n=  1" in printed
     assert "keeps up" in printed
+
+
+def test_camera_play_resumes_the_last_unfinished_game(tmp_path, capsys):
+    """`play --video ... --resume`: the game left unfinished goes on where it stopped,
+    with its own players; no new game is started."""
+    from companion.referee.session import GameSession
+    from companion.rules.events import GameConfig
+    from companion.store import Store
+
+    log, video, out = tmp_path / "game.jsonl", tmp_path / "game.mp4", tmp_path / "out.jsonl"
+    db = tmp_path / "h.db"
+    log.write_text(ONE_HUNT)
+    assert main(["demo", "--log", str(log), "--save-video", str(video), "--fps", "10"]) == 0
+    seats = capsys.readouterr().out.split('--seats "')[1].split('"')[0]
+    args = ["play", "--video", str(video), "--headless", "--seats", seats, "--db", str(db)]
+    assert main([*args, "--resume"]) == 1
+    assert "no unfinished game" in capsys.readouterr().err.lower()
+    with Store(db) as store:
+        game_id = GameSession.new(store, GameConfig(("Alia", "Ben"))).game_id
+    assert main([*args, "--resume", "--log-out", str(out)]) == 0
+    assert out.read_text() == write_table_log(*read_table_log(ONE_HUNT))
+    with Store(db) as store:
+        assert [g.id for g in store.games()] == [game_id]
+
+
+def test_manual_play_refuses_a_camera(capsys):
+    assert main(["play", "--manual", "--camera", "0"]) == 2
+    assert "--manual is play without a camera" in capsys.readouterr().err
