@@ -275,16 +275,14 @@ def _card_shaped_contours(
         if len(contour) >= MERGED_OUTLINE * min_len  # long enough for a side and a half
     ]
     guessed = [g for g in guessed if len(g)]
-    if guessed and CORNER_SNAP:
+    if guessed:
         # A guessed quad ends where the straight runs of the contour ended, short of the
         # card's corners when its outline broke up: its sides are moved onto the nearest
         # edges before their support is measured.
-        snapped = refine_quads(grey, np.concatenate(guessed), CORNER_SNAP * min_len)
-        guessed = [snapped]
-    for quad in (q for g in guessed for q in g):
-        quads.append(quad)
-        areas.append(_area(quad))
-        needed.append(CORNER_SUPPORT)  # half of it is guessed: ask for more
+        for quad in refine_quads(grey, np.concatenate(guessed), CORNER_SNAP * min_len):
+            quads.append(quad)
+            areas.append(_area(quad))
+            needed.append(CORNER_SUPPORT)  # half of it is guessed: ask for more
     if not quads:
         return []
     stacked = np.stack(quads).astype(np.float32)

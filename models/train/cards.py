@@ -110,6 +110,13 @@ def evaluate(
     return float(rank_ok), float(suit_ok)
 
 
+def held_out_scores(
+    model: CornerNet, sets: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
+) -> dict[str, tuple[float, float]]:
+    """`evaluate` on every set that is not trained on (names not ending in "-train")."""
+    return {k: evaluate(model, v) for k, v in sets.items() if not k.endswith("-train")}
+
+
 def train(
     out: Path,
     seed: int = 0,
@@ -172,7 +179,7 @@ def fit(
             opt.step()
             sched.step()
             total += loss.item() * len(idx)
-        scores = {k: evaluate(model, v) for k, v in sets.items() if not k.endswith("-train")}
+        scores = held_out_scores(model, sets)
         print(
             f"epoch {epoch + 1}/{epochs} loss {total / len(views):.3f} "
             + " ".join(f"{k} rank {r:.3f} suit {s:.3f}" for k, (r, s) in scores.items())
@@ -253,7 +260,7 @@ def tune(
     sizes = {k: len(v[0]) for k, v in sets.items()}
     print(f"data ready in {time.time() - t0:.0f}s: {sizes}", flush=True)
     model = load_onnx(init, sets["synth-train"][0][:1024])
-    scores = {k: evaluate(model, v) for k, v in sets.items() if not k.endswith("-train")}
+    scores = held_out_scores(model, sets)
     print(f"before: {scores}", flush=True)
     fit(model, sets, epochs, 0, max_lr=1e-3)
     export(model, out)
