@@ -30,27 +30,36 @@ if TYPE_CHECKING:
     from companion.vision.sources import FrameSource
 
 
+SETUP_ERRORS = (SetupError, ValueError, RuntimeError, OSError)
+
+
 def play_live(args: argparse.Namespace) -> int:
     """Run live play as the options say; 2 with one line for anything unusable, 1 when
-    --resume finds no unfinished game."""
+    --resume finds no unfinished game. Nothing is written to the history before the
+    set-up has succeeded (only --resume must open it first, to find the game)."""
     from companion.referee.session import GameSession, NoGameToResume
     from companion.store import Store
 
+    try:
+        calibration = seat_calibration(seats=args.seats, calibration=_calibration_file(args))
+        ready = None if args.resume else _ready(args, calibration, _config(args, calibration))
+        open_frames = _frames(args)
+    except SETUP_ERRORS as error:
+        return _refused(error)
     with Store(args.db) as store:
-        try:
+        resumed = None
+        if ready is None:
             # --resume: the last unfinished game, its players and rules; the referee takes
             # the table as it lies now for the state the game stopped in.
-            resumed = GameSession.resume(store) if args.resume else None
-            calibration = seat_calibration(seats=args.seats, calibration=_calibration_file(args))
-            config = resumed.config if resumed is not None else _config(args, calibration)
-            eyes = open_eyes(args.deck, seats_for(calibration, config.players), config.players)
-            open_frames = _frames(args)
-        except NoGameToResume as error:
-            print(f"companion play: {error}; start one without --resume.", file=sys.stderr)
-            return 1
-        except (SetupError, ValueError, RuntimeError, OSError) as error:
-            print(f"companion play: {error}", file=sys.stderr)
-            return 2
+            try:
+                resumed = GameSession.resume(store)
+                ready = _ready(args, calibration, resumed.config)
+            except NoGameToResume as error:
+                print(f"companion play: {error}; start one without --resume.", file=sys.stderr)
+                return 1
+            except SETUP_ERRORS as error:
+                return _refused(error)
+        config, eyes = ready
         if args.headless:
             session = resumed or GameSession.new(store, config)
             _headless(args, session, eyes, open_frames)
@@ -61,6 +70,18 @@ def play_live(args: argparse.Namespace) -> int:
             args.log_out.write_text(log, encoding="utf-8")
             print(f"Table log written to {args.log_out}")
     return 0
+
+
+def _ready(
+    args: argparse.Namespace, calibration: Calibration, config: GameConfig
+) -> tuple[GameConfig, VisionEyes]:
+    """The game's config and the eyes that seat its players."""
+    return config, open_eyes(args.deck, seats_for(calibration, config.players), config.players)
+
+
+def _refused(error: Exception) -> int:
+    print(f"companion play: {error}", file=sys.stderr)
+    return 2
 
 
 def _caller(args: argparse.Namespace) -> str:
