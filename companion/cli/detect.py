@@ -36,9 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object (documented format)")
     p.add_argument(
         "--finder",
-        choices=("edges", "learned"),
-        default="edges",
-        help="card finder: edges (default) or the learned segmenter (models/README.md)",
+        choices=("both", "edges", "learned"),  # pipeline.FINDERS, without importing cv2
+        default="both",
+        help="card finder: both (default: edges and the learned segmenter together), "
+        "edges or learned alone (models/README.md)",
     )
     p.set_defaults(func=run)
 

@@ -64,8 +64,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--finder",
         choices=FINDERS,
-        default="edges",
-        help="which card finder to measure (edges, the default, or learned)",
+        default="both",
+        help="which card finder to measure: both (the default), edges or learned",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 
@@ -165,7 +165,7 @@ def _pipeline(deck: str, finder: str):  # -> CardPipeline, built once per deck a
 
 
 def timed_read(
-    deck: str, image: np.ndarray, times: list[float], finder: str = "edges"
+    deck: str, image: np.ndarray, times: list[float], finder: str = "both"
 ) -> tuple[list, list]:
     """Read `image` with `deck`'s pipeline, seat every card; append the milliseconds."""
     pipeline, seats = _pipeline(deck, finder), _bench_seats(image.shape[1], image.shape[0])
@@ -254,7 +254,7 @@ class Tally:
         }
 
 
-def real_photo_figures(folder: Path, split: str, finder: str = "edges") -> dict[str, object]:
+def real_photo_figures(folder: Path, split: str, finder: str = "both") -> dict[str, object]:
     """Find and read the labelled cards of real photos (edje-aces layout)."""
     from companion.cli.detect import read_image
 

@@ -75,9 +75,16 @@ def rectify(
 
 def quad_area(quad: np.ndarray) -> float:
     """Area in square pixels (shoelace formula; independent of the orientation)."""
-    q = as_quad(quad).astype(np.float64)
-    x, y = q[:, 0], q[:, 1]
-    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
+    return _shoelace(as_quad(quad).tolist())
+
+
+def _shoelace(points: list[list[float]]) -> float:
+    # Plain Python on four points, for the same reason as order_clockwise.
+    twice = sum(
+        points[i][0] * points[(i + 1) % 4][1] - points[(i + 1) % 4][0] * points[i][1]
+        for i in range(4)
+    )
+    return abs(twice) / 2
 
 
 def quad_sides(quad: np.ndarray) -> np.ndarray:
@@ -108,9 +115,14 @@ def quad_center(quad: np.ndarray) -> tuple[float, float]:
 
 def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over union of two convex quads (0 when they do not overlap)."""
-    qa = order_clockwise(a)
-    qb = order_clockwise(b)
-    area_a, area_b = quad_area(qa), quad_area(qb)
+    qa, qb = as_quad(a), as_quad(b)
+    # Most pairs of quads in a frame lie apart: their bounding boxes settle it.
+    (ax0, ay0), (ax1, ay1) = qa.min(axis=0).tolist(), qa.max(axis=0).tolist()
+    (bx0, by0), (bx1, by1) = qb.min(axis=0).tolist(), qb.max(axis=0).tolist()
+    if ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0:
+        return 0.0
+    qa, qb = order_clockwise(qa), order_clockwise(qb)
+    area_a, area_b = _shoelace(qa.tolist()), _shoelace(qb.tolist())
     inter, _ = cv2.intersectConvexConvex(qa, qb)
     union = area_a + area_b - inter
     return float(inter / union) if union > 0 else 0.0

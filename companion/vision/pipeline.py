@@ -4,10 +4,10 @@
 benchmark call per frame. Quads that the reader says hold no card at all (a tile of the
 table, a phone's screen) are dropped here, so a phantom never reaches the tracker.
 
-Two finders exist and `finder=` picks one: `edges` (detect.py, the default: the better
-of the two on real photos) and `learned` (segment.py: fewer phantoms and faster on
-rendered tables, weaker on real photos so far). `companion bench vision --finder ...`
-measures both on the same scenes (models/README.md has the figures).
+`finder=` picks how cards are found: `both` (the default, fusion.py: the edge finder and
+the learned one together, the better reading of each card kept), `edges` (detect.py) or
+`learned` (segment.py) alone. `companion bench vision --finder ...` measures each on the
+same scenes (models/README.md has the figures).
 """
 
 from __future__ import annotations
@@ -17,14 +17,15 @@ from collections.abc import Callable
 import numpy as np
 
 from companion.vision.decks import DeckProfile
+from companion.vision.fusion import find_candidates, pick_readings
 from companion.vision.read import NOT_A_CARD, CardReader
 from companion.vision.types import CardReading
 
-FINDERS = ("edges", "learned")
+FINDERS = ("both", "edges", "learned")
 
 
 def card_finder(name: str) -> Callable[[np.ndarray], list[np.ndarray]]:
-    """The `find_cards` function called `name` (one of FINDERS)."""
+    """The `find_cards` function of a single finder (`edges` or `learned`)."""
     if name == "edges":
         from companion.vision.detect import find_cards
 
@@ -39,9 +40,10 @@ def card_finder(name: str) -> Callable[[np.ndarray], list[np.ndarray]]:
 class CardPipeline:
     """Finds and reads the cards of one deck; build it once, call `read` per frame."""
 
-    def __init__(self, deck: DeckProfile, finder: str = "edges") -> None:
+    def __init__(self, deck: DeckProfile, finder: str = "both") -> None:
         self.deck = deck
-        self._find_cards = card_finder(finder)
+        self._both = finder == "both"
+        self._find_cards = None if self._both else card_finder(finder)
         self._reader = CardReader(deck)
 
     def read(self, image: np.ndarray) -> list[CardReading]:
@@ -49,6 +51,11 @@ class CardPipeline:
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
             shape = getattr(image, "shape", None)
             raise ValueError(f"expected a BGR image of shape (H, W, 3), got {shape}")
+        if self._both:
+            found = find_candidates(image)
+            if not found.quads:
+                return []
+            return pick_readings(found, self._reader.read_batch(image, found.quads))
         quads = self._find_cards(image)
         if not quads:
             return []

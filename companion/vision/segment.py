@@ -10,12 +10,15 @@ never touch, so each connected core is one card; it is grown back into the card 
 nearest to it, and the grown blob's minimum-area rectangle is the rough quad, whose sides
 `find_cards_learned` then places at full resolution with the edge finder's own tools.
 
-Not the default finder: on the benchmark it finds more cards, makes a quarter of the
-phantoms and is faster, but reads a few animal cards less right (its corners are less
-exact) and does worse on the real photos (figures in `models/README.md`).
+On its own (`--finder learned`) it finds more cards than the edge finder and makes fewer
+phantoms, but its corners are less exact and it does worse on the real photos; the
+default finder (`fusion.py`) runs both and keeps, card by card, the better reading
+(figures in `models/README.md`).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -53,13 +56,44 @@ def find_cards_learned(image: np.ndarray) -> list[np.ndarray]:
     """`detect.find_cards`' contract (BGR or grey uint8 in; clockwise (4, 2) float32 quads,
     short side first, out) by the learned finder."""
     colour = as_bgr(image)
-    quads = rough_quads(colour)
-    if not len(quads):
+    return place_quads(colour, rough_quads(card_maps(colour)))
+
+
+def place_quads(colour: np.ndarray, rough: np.ndarray) -> list[np.ndarray]:
+    """Rough quads placed on the cards' own edges at full resolution, ordered clockwise."""
+    if not len(rough):
         return []
     grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
-    quads = refine_quads(grey, quads, max(3.0, SEARCH_FRACTION * max(grey.shape)))
+    quads = refine_quads(grey, rough, max(3.0, SEARCH_FRACTION * max(grey.shape)))
     quads = out_to_card_edges(grey, quads.astype(np.float32), EDGE_STEP)
     return [order_clockwise(q) for q in refine_quads(grey, quads, FINE_SEARCH)]
+
+
+@dataclass(frozen=True)
+class CardMaps:
+    """The net's card and core probabilities at its input resolution (padding cut off),
+    and the x and y scales from the frame to them."""
+
+    card: np.ndarray
+    core: np.ndarray
+    sx: float
+    sy: float
+
+    def card_cover(self, quads: list[np.ndarray]) -> np.ndarray:
+        """The mean card probability inside each quad (frame pixels): how much of it the
+        net sees as card."""
+        cover = np.zeros(len(quads), np.float32)
+        mask = np.zeros(self.card.shape, np.uint8)
+        scale = np.array([self.sx, self.sy], np.float32)
+        for index, quad in enumerate(quads):
+            mask[:] = 0
+            # Frame pixel centres to the map's, in 1/4 pixels for cv2's sub-pixel fill.
+            points = np.round(((quad + 0.5) * scale - 0.5) * 4).astype(np.int32)
+            cv2.fillConvexPoly(mask, points, 1, shift=2)
+            inside = mask.astype(bool)
+            if inside.any():
+                cover[index] = float(self.card[inside].mean())
+        return cover
 
 
 def net_size(width: int, height: int) -> tuple[int, int, int, int]:
@@ -78,9 +112,8 @@ def net_input(image: np.ndarray) -> tuple[np.ndarray, float, float]:
     return small, w / width, h / height
 
 
-def card_maps(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:
-    """Card and core probabilities at the net's input resolution (padding cut off), and
-    the x and y scales from the frame to them."""
+def card_maps(image: np.ndarray) -> CardMaps:
+    """The net's card and core probabilities for a BGR uint8 frame."""
     small, sx, sy = net_input(image)
     batch = np.ascontiguousarray(small.transpose(2, 0, 1)[None], dtype=np.float32)
     logits = model_session(MODEL).run(None, {"image": batch})[0][0]
@@ -89,17 +122,16 @@ def card_maps(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:
     maps = [cv2.resize(m, (width, height), interpolation=cv2.INTER_LINEAR) for m in logits]
     w, h = round(image.shape[1] * sx), round(image.shape[0] * sy)
     card, core = (1.0 / (1.0 + np.exp(-m[:h, :w])) for m in maps)
-    return card, core, sx, sy
+    return CardMaps(card, core, sx, sy)
 
 
-def rough_quads(image: np.ndarray) -> np.ndarray:
-    """(N, 4, 2) float32 rough card corners in the frame's pixels (BGR uint8 frame)."""
-    card, core, sx, sy = card_maps(image)
-    quads = _blob_quads(card, core)
+def rough_quads(maps: CardMaps) -> np.ndarray:
+    """(N, 4, 2) float32 rough card corners in the frame's pixels."""
+    quads = _blob_quads(maps.card, maps.core)
     if not len(quads):
         return quads
     # Pixel centres of the scaled frame back to the frame's (cv2.resize's convention).
-    return ((quads + 0.5) / np.array([sx, sy], np.float32) - 0.5).astype(np.float32)
+    return ((quads + 0.5) / np.array([maps.sx, maps.sy], np.float32) - 0.5).astype(np.float32)
 
 
 def _blob_quads(card: np.ndarray, core: np.ndarray) -> np.ndarray:

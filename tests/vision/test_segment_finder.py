@@ -1,9 +1,9 @@
 """The learned card finder (companion.vision.segment) on rendered scenes: light, dark and
 patterned tables, cards in rows touching their neighbours, a portrait picture, empty tables
 with things that are not cards. Fixed tuning seeds (never the benchmark's), tolerant
-thresholds a little below what the shipped model measures (it is not the default finder
-and misses more than the targets allow): they guard against a broken model file or
-post-processing, not a small drift."""
+thresholds a little below what the shipped model measures (alone it misses more than the
+targets allow; the default finder joins it with the edge finder): they guard against a
+broken model file or post-processing, not a small drift."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from companion.vision.geometry import quad_iou
+from companion.vision.segment import card_maps, net_input, net_size, rough_quads
 from companion.vision.segment import find_cards_learned as find_cards
-from companion.vision.segment import net_input, net_size, rough_quads
 from companion.vision.synth import random_scene, render_scene
 
 SIZE = (960, 540)
@@ -83,7 +83,7 @@ def test_rough_quads_and_net_input_shapes() -> None:
     assert net_size(378, 504) == (240, 320, 240, 320)
     small, sx, sy = net_input(np.zeros((720, 1280, 3), np.uint8))
     assert small.shape == (192, 320, 3) and sx == sy == 0.25
-    blank = rough_quads(np.full((300, 400, 3), 128, np.uint8))
+    blank = rough_quads(card_maps(np.full((300, 400, 3), 128, np.uint8)))
     assert blank.shape == (0, 4, 2) and blank.dtype == np.float32
 
 
@@ -94,5 +94,5 @@ def test_the_pipeline_takes_either_finder_by_name_and_refuses_others():
     deck = load_deck("demo-animals")
     for name in FINDERS:
         assert CardPipeline(deck, finder=name).read(np.full((90, 160, 3), 80, np.uint8)) == []
-    with pytest.raises(ValueError, match="expected one of edges, learned"):
+    with pytest.raises(ValueError, match="expected one of both, edges, learned"):
         CardPipeline(deck, finder="magic")

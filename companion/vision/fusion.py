@@ -1,0 +1,119 @@
+"""The default card finder: both finders at once, and the better reading of each card.
+
+Why both: each finder loses cards the other finds. The edge finder (detect.py) places
+corners to a pixel but loses white cards on white cloth, cards on gingham and carpet, and
+some of those a hand or a neighbour touches; the learned segmenter (segment.py) finds those
+but its corners are looser and it makes stray blobs on unseen clutter. Run together, and
+with the reader choosing, they read more cards right than either alone, on rendered tables
+and on the real photos, with fewer phantoms than the edge finder (models/README.md).
+
+How they are joined:
+- the edge finder's quads are kept where the net sees card under them (`NET_AGREES`):
+  a tile of the table, a phone or a note that made a clean outline is not card to the net;
+- every quad of both finders is read; a card found by both is read twice, and the reading
+  the reader stands by more wins (a face or a back before "other", then confidence);
+- a reading of the learned finder alone that says neither a game card nor a sure face or
+  back (`LEARNED_ALONE_FLOOR`) is dropped: that is what its stray blobs read as.
+The edge finder's own overlapping quads, and the learned finder's, are each finder's own
+decisions (two overlapping cards); only a reading of one finder and a reading of the other
+can be the same card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .detect import as_bgr, find_cards
+from .geometry import quad_iou
+from .read import NOT_A_CARD
+from .segment import card_maps, place_quads, rough_quads
+from .types import CardReading
+
+# An edge quad is kept when the net's mean card probability inside it reaches this. On 30
+# tuning scenes per deck and 30 empty tables (seeds 950,000+ and 6,100,000+) it halved the
+# empty-table phantoms and cost no card.
+NET_AGREES = 0.3
+# A reading of each finder overlapping this much (IoU) are one card.
+SAME_CARD = 0.3
+# A learned-only reading without a game rank is kept from this confidence up. On the real
+# photos its stray blobs read as "other" or "back" at 0.02-0.38 (44 of 52 strays).
+LEARNED_ALONE_FLOOR = 0.35
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Quads to read: the edge finder's (net-checked) and the learned finder's."""
+
+    edges: list[np.ndarray]
+    learned: list[np.ndarray]
+
+    @property
+    def quads(self) -> list[np.ndarray]:
+        return self.edges + self.learned
+
+
+def find_candidates(image: np.ndarray) -> Candidates:
+    """Both finders' quads for `image` (BGR or grey uint8), in `detect.find_cards`' form."""
+    colour = as_bgr(image)
+    maps = card_maps(colour)
+    edges = find_cards(colour)
+    if edges:
+        agrees = maps.card_cover(edges) >= NET_AGREES
+        edges = [quad for quad, ok in zip(edges, agrees, strict=True) if ok]
+    return Candidates(edges, place_quads(colour, rough_quads(maps)))
+
+
+def pick_readings(found: Candidates, readings: Sequence[CardReading]) -> list[CardReading]:
+    """One reading per card from the readings of `found.quads` (in that order); the kept
+    readings stay in that order."""
+    edge_count = len(found.edges)
+    options = [
+        index
+        for index, reading in enumerate(readings)
+        if reading.label != NOT_A_CARD and (index < edge_count or _stands_alone(reading))
+    ]
+    same = _same_cards(
+        readings, [i for i in options if i < edge_count], [i for i in options if i >= edge_count]
+    )
+    options.sort(key=lambda index: _preference(readings[index]), reverse=True)
+    kept: set[int] = set()
+    for index in options:
+        if not same[index] & kept:
+            kept.add(index)
+    return [readings[index] for index in sorted(kept)]
+
+
+def _same_cards(
+    readings: Sequence[CardReading], edge: list[int], learned: list[int]
+) -> dict[int, set[int]]:
+    """For each reading, the readings of the other finder that lie on the same card."""
+    same: dict[int, set[int]] = {index: set() for index in edge + learned}
+    if not edge or not learned:
+        return same
+    boxes = np.array(
+        [np.concatenate([r.corners.min(axis=0), r.corners.max(axis=0)]) for r in readings]
+    )
+    e, k = boxes[edge][:, None], boxes[learned][None]
+    # Only quads whose bounding boxes meet can overlap: most pairs of a frame do not.
+    meet = (e[..., 0] < k[..., 2]) & (k[..., 0] < e[..., 2])
+    meet &= (e[..., 1] < k[..., 3]) & (k[..., 1] < e[..., 3])
+    for a, b in zip(*np.nonzero(meet), strict=True):
+        i, j = edge[a], learned[b]
+        if quad_iou(readings[i].corners, readings[j].corners) >= SAME_CARD:
+            same[i].add(j)
+            same[j].add(i)
+    return same
+
+
+def _stands_alone(reading: CardReading) -> bool:
+    """Whether a learned-only reading is worth reporting: a game card, or a sure face or
+    back."""
+    return reading.rank is not None or reading.confidence >= LEARNED_ALONE_FLOOR
+
+
+def _preference(reading: CardReading) -> tuple[bool, float]:
+    """A read face (a game rank) or a back before an unread face, then confidence."""
+    return (reading.rank is not None or reading.face == "down", reading.confidence)

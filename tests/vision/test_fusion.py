@@ -1,0 +1,122 @@
+"""The default finder (companion.vision.fusion): both finders' quads, the net's veto on the
+edge finder's, and one reading per card, the better one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.vision.decks import load_deck
+from companion.vision.detect import find_cards
+from companion.vision.fusion import (
+    LEARNED_ALONE_FLOOR,
+    Candidates,
+    find_candidates,
+    pick_readings,
+)
+from companion.vision.geometry import quad_iou
+from companion.vision.pipeline import CardPipeline
+from companion.vision.read import NOT_A_CARD, OTHER
+from companion.vision.segment import CardMaps
+from companion.vision.synth import random_scene, render_scene
+from companion.vision.types import CardReading
+
+
+def card_at(x: float, y: float, w: float = 50.0, h: float = 70.0) -> np.ndarray:
+    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+
+
+def reading(quad: np.ndarray, label: str, confidence: float, rank: int | None = None):
+    face = "down" if label == "back" else "up"
+    suit = "hearts" if rank else None
+    return CardReading(quad, face, rank, suit, label, confidence)
+
+
+def same(got: list, want: list) -> bool:
+    """The same reading objects (CardReading holds arrays: == would compare them)."""
+    return len(got) == len(want) and all(a is b for a, b in zip(got, want, strict=True))
+
+
+def test_a_card_found_by_both_finders_is_reported_once_with_the_better_reading() -> None:
+    edge_quad, learned_quad = card_at(100, 100), card_at(102, 101)
+    found = Candidates([edge_quad], [learned_quad])
+    edge_read = reading(edge_quad, OTHER, 0.3)  # the edge quad sat a little off
+    learned_read = reading(learned_quad, "A of hearts", 0.9, rank=1)
+    assert same(pick_readings(found, [edge_read, learned_read]), [learned_read])
+    # and the other way round: the sure edge reading beats an unsure learned one
+    edge_read, learned_read = reading(edge_quad, "back", 0.95), reading(learned_quad, "back", 0.6)
+    assert same(pick_readings(found, [edge_read, learned_read]), [edge_read])
+
+
+def test_overlapping_cards_of_one_finder_both_stay() -> None:
+    """Two overlapping cards the edge finder told apart are its decision, not a duplicate."""
+    lower, upper = card_at(100, 100), card_at(125, 100)
+    assert quad_iou(lower, upper) > 0.3
+    found = Candidates([lower, upper], [])
+    readings = [reading(lower, "A of hearts", 0.9, 1), reading(upper, "2 of hearts", 0.8, 2)]
+    assert same(pick_readings(found, readings), readings)
+
+
+def test_learned_only_readings_need_a_face_or_confidence_and_nothing_is_kept_for_no_card():
+    quads = [card_at(0, 0), card_at(200, 0), card_at(400, 0), card_at(600, 0), card_at(800, 0)]
+    found = Candidates([quads[0]], quads[1:])
+    doubtful = reading(quads[2], OTHER, LEARNED_ALONE_FLOOR - 0.05)  # a stray blob
+    sure_other = reading(quads[3], OTHER, 0.9)  # a 6..King, read for sure
+    game = reading(quads[4], "3 of hearts", 0.55, rank=3)
+    readings = [
+        reading(quads[0], NOT_A_CARD, 0.9),
+        reading(quads[1], NOT_A_CARD, 0.9),
+        doubtful,
+        sure_other,
+        game,
+    ]
+    assert same(pick_readings(found, readings), [sure_other, game])
+
+
+def test_card_cover_is_the_mean_card_probability_under_a_frame_quad() -> None:
+    card = np.zeros((90, 160), np.float32)
+    card[20:40, 40:60] = 1.0  # a card in the map at half the frame's resolution
+    maps = CardMaps(card, card, 0.5, 0.5)
+    cover = maps.card_cover([card_at(80, 40, 40, 40), card_at(200, 100, 40, 40)])
+    assert cover[0] > 0.85  # the filled outline takes in a row and a column around it
+    assert cover[1] == 0.0
+
+
+@pytest.mark.parametrize("seed", [6_100_003, 6_100_004, 6_100_009])
+def test_the_net_vetoes_edge_quads_on_empty_tables(seed: int) -> None:
+    """Tuning seeds where the edge finder outlines things (notes, phones, markers) that the
+    net does not see as card."""
+    rng = np.random.default_rng(seed)
+    things = int(rng.integers(1, 6))
+    image, _ = render_scene(
+        random_scene(rng, 0, size=(960, 540), distractors=things, hand_rate=0.5)
+    )
+    assert find_cards(image)
+    assert find_candidates(image).edges == []
+
+
+def test_the_default_pipeline_reads_a_white_table_that_the_edge_finder_misses() -> None:
+    """White cards on white cloth, the edge finder's weak spot: together the finders read
+    at least as many game cards and backs right as either alone."""
+    rng = np.random.default_rng(990_003)
+    spec = random_scene(rng, 10, "playing-cards", size=(960, 540), table="cloth-white")
+    image, truths = render_scene(spec)
+    deck = load_deck("playing-cards")
+
+    def right(readings: list) -> int:
+        count = 0
+        for truth in truths:
+            if truth.rank is None and truth.face == "up":
+                continue  # a 6..King: not a card the game needs
+            hits = [r for r in readings if quad_iou(r.corners, truth.corners) >= 0.5]
+            count += any(
+                (r.face, r.rank, r.suit if r.rank else None)
+                == (truth.face, truth.rank, truth.suit if truth.rank else None)
+                for r in hits
+            )
+        return count
+
+    both = right(CardPipeline(deck).read(image))
+    assert both >= right(CardPipeline(deck, finder="edges").read(image))
+    assert both >= right(CardPipeline(deck, finder="learned").read(image))
+    assert both >= 6  # of 8: a back 77% covered and an Ace read by neither
