@@ -8,8 +8,10 @@ with the reader choosing, they read more cards right than either alone, on rende
 and on the real photos, with fewer phantoms than the edge finder (models/README.md).
 
 How they are joined:
-- the edge finder's quads are kept where the net sees card under them (`NET_AGREES`):
-  a tile of the table, a phone or a note that made a clean outline is not card to the net;
+- where the net sees no card under an edge quad (`NET_AGREES`), only a face read for sure
+  counts: a tile of the table, a phone or a note that made a clean outline is not card to
+  the net, and reads at best as an unsure face or a back; the net, though, misses some big
+  cards of close-up photos that the reader reads for sure;
 - every quad of both finders is read; a card found by both is read twice, and the reading
   the reader stands by more wins (a face or a back before "other", then confidence);
 - a reading of the learned finder alone that says neither a game card nor a sure face or
@@ -32,22 +34,28 @@ from .read import NOT_A_CARD
 from .segment import card_maps, place_quads, rough_quads
 from .types import CardReading
 
-# An edge quad is kept when the net's mean card probability inside it reaches this. On 30
-# tuning scenes per deck and 30 empty tables (seeds 950,000+ and 6,100,000+) it halved the
-# empty-table phantoms and cost no card.
+# The net agrees with an edge quad when its mean card probability inside reaches this.
+# Measured on tuning data (100 empty tables from seed 6,100,000, 60 scenes per deck from
+# 960,000, the real train split): edge quads below it read as a back (0.26-0.87) or an
+# unsure face (at most 0.24) on empty tables and scenes, never as a game rank; on the real
+# photos 6 of them were Aces read at 0.96-1.0.
 NET_AGREES = 0.3
 # A reading of each finder overlapping this much (IoU) are one card.
 SAME_CARD = 0.3
 # A learned-only reading without a game rank is kept from this confidence up. On the real
 # photos its stray blobs read as "other" or "back" at 0.02-0.38 (44 of 52 strays).
 LEARNED_ALONE_FLOOR = 0.35
+# A reading the reader stands by (read.py: every game rank, a 6..King read clearly).
+SURE = 0.5
 
 
 @dataclass(frozen=True)
 class Candidates:
-    """Quads to read: the edge finder's (net-checked) and the learned finder's."""
+    """Quads to read: the edge finder's, whether the net sees card under each, and the
+    learned finder's."""
 
     edges: list[np.ndarray]
+    net_agrees: list[bool]
     learned: list[np.ndarray]
 
     @property
@@ -60,10 +68,8 @@ def find_candidates(image: np.ndarray) -> Candidates:
     colour = as_bgr(image)
     maps = card_maps(colour)
     edges = find_cards(colour)
-    if edges:
-        agrees = maps.card_cover(edges) >= NET_AGREES
-        edges = [quad for quad, ok in zip(edges, agrees, strict=True) if ok]
-    return Candidates(edges, place_quads(colour, rough_quads(maps)))
+    agrees = (maps.card_cover(edges) >= NET_AGREES).tolist() if edges else []
+    return Candidates(edges, agrees, place_quads(colour, rough_quads(maps)))
 
 
 def pick_readings(found: Candidates, readings: Sequence[CardReading]) -> list[CardReading]:
@@ -73,7 +79,7 @@ def pick_readings(found: Candidates, readings: Sequence[CardReading]) -> list[Ca
     options = [
         index
         for index, reading in enumerate(readings)
-        if reading.label != NOT_A_CARD and (index < edge_count or _stands_alone(reading))
+        if reading.label != NOT_A_CARD and _worth_reporting(found, index, reading)
     ]
     same = _same_cards(
         readings, [i for i in options if i < edge_count], [i for i in options if i >= edge_count]
@@ -84,6 +90,15 @@ def pick_readings(found: Candidates, readings: Sequence[CardReading]) -> list[Ca
         if not same[index] & kept:
             kept.add(index)
     return [readings[index] for index in sorted(kept)]
+
+
+def _worth_reporting(found: Candidates, index: int, reading: CardReading) -> bool:
+    """Whether a reading may stand for a card: any reading of an edge quad the net agrees
+    with; a face read for sure where the net sees no card; from the learned finder, a
+    game card or a reading at `LEARNED_ALONE_FLOOR`."""
+    if index < len(found.edges):
+        return found.net_agrees[index] or (reading.face == "up" and reading.confidence >= SURE)
+    return reading.rank is not None or reading.confidence >= LEARNED_ALONE_FLOOR
 
 
 def _same_cards(
@@ -106,12 +121,6 @@ def _same_cards(
             same[i].add(j)
             same[j].add(i)
     return same
-
-
-def _stands_alone(reading: CardReading) -> bool:
-    """Whether a learned-only reading is worth reporting: a game card, or a sure face or
-    back."""
-    return reading.rank is not None or reading.confidence >= LEARNED_ALONE_FLOOR
 
 
 def _preference(reading: CardReading) -> tuple[bool, float]:

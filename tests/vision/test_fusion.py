@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from companion.vision.decks import load_deck
-from companion.vision.detect import find_cards
 from companion.vision.fusion import (
     LEARNED_ALONE_FLOOR,
     Candidates,
@@ -39,7 +38,7 @@ def same(got: list, want: list) -> bool:
 
 def test_a_card_found_by_both_finders_is_reported_once_with_the_better_reading() -> None:
     edge_quad, learned_quad = card_at(100, 100), card_at(102, 101)
-    found = Candidates([edge_quad], [learned_quad])
+    found = Candidates([edge_quad], [True], [learned_quad])
     edge_read = reading(edge_quad, OTHER, 0.3)  # the edge quad sat a little off
     learned_read = reading(learned_quad, "A of hearts", 0.9, rank=1)
     assert same(pick_readings(found, [edge_read, learned_read]), [learned_read])
@@ -52,14 +51,14 @@ def test_overlapping_cards_of_one_finder_both_stay() -> None:
     """Two overlapping cards the edge finder told apart are its decision, not a duplicate."""
     lower, upper = card_at(100, 100), card_at(125, 100)
     assert quad_iou(lower, upper) > 0.3
-    found = Candidates([lower, upper], [])
+    found = Candidates([lower, upper], [True, True], [])
     readings = [reading(lower, "A of hearts", 0.9, 1), reading(upper, "2 of hearts", 0.8, 2)]
     assert same(pick_readings(found, readings), readings)
 
 
 def test_learned_only_readings_need_a_face_or_confidence_and_nothing_is_kept_for_no_card():
     quads = [card_at(0, 0), card_at(200, 0), card_at(400, 0), card_at(600, 0), card_at(800, 0)]
-    found = Candidates([quads[0]], quads[1:])
+    found = Candidates([quads[0]], [True], quads[1:])
     doubtful = reading(quads[2], OTHER, LEARNED_ALONE_FLOOR - 0.05)  # a stray blob
     sure_other = reading(quads[3], OTHER, 0.9)  # a 6..King, read for sure
     game = reading(quads[4], "3 of hearts", 0.55, rank=3)
@@ -82,17 +81,29 @@ def test_card_cover_is_the_mean_card_probability_under_a_frame_quad() -> None:
     assert cover[1] == 0.0
 
 
+def test_where_the_net_sees_no_card_only_a_face_read_for_sure_counts() -> None:
+    """A back or an unsure face is what a phone or a note reads as; the net misses some
+    big close-up cards, which the reader reads for sure."""
+    quads = [card_at(0, 0), card_at(200, 0), card_at(400, 0), card_at(600, 0)]
+    found = Candidates(quads, [False] * 4, [])
+    ace = reading(quads[0], "A of hearts", 0.97, rank=1)
+    king = reading(quads[1], OTHER, 0.9)
+    readings = [ace, king, reading(quads[2], "back", 0.85), reading(quads[3], OTHER, 0.2)]
+    assert same(pick_readings(found, readings), [ace, king])
+
+
 @pytest.mark.parametrize("seed", [6_100_003, 6_100_004, 6_100_009])
-def test_the_net_vetoes_edge_quads_on_empty_tables(seed: int) -> None:
+def test_the_net_sees_no_card_under_edge_quads_on_empty_tables(seed: int) -> None:
     """Tuning seeds where the edge finder outlines things (notes, phones, markers) that the
-    net does not see as card."""
+    net does not see as card: nothing is read there."""
     rng = np.random.default_rng(seed)
     things = int(rng.integers(1, 6))
-    image, _ = render_scene(
-        random_scene(rng, 0, size=(960, 540), distractors=things, hand_rate=0.5)
-    )
-    assert find_cards(image)
-    assert find_candidates(image).edges == []
+    spec = random_scene(rng, 0, size=(960, 540), distractors=things, hand_rate=0.5)
+    image, _ = render_scene(spec)
+    found = find_candidates(image)
+    assert found.edges and not any(found.net_agrees)
+    for deck in ("playing-cards", "demo-animals"):
+        assert CardPipeline(load_deck(deck)).read(image) == []
 
 
 def test_the_default_pipeline_reads_a_white_table_that_the_edge_finder_misses() -> None:
