@@ -14,6 +14,9 @@ How they are joined:
   cards of close-up photos that the reader reads for sure;
 - every quad of both finders is read; a card found by both is read twice, and the reading
   the reader stands by more wins (a face or a back before "other", then confidence);
+- a learned quad is placed on the card's edges from a rough rectangle, and placing can
+  lock on a neighbour's edge or a printed frame: where its reading is not sure, the rough
+  rectangle is read too, and the better of the two stands for that card;
 - a reading of the learned finder alone that says neither a game card nor a sure face or
   back (`LEARNED_ALONE_FLOOR`) is dropped: that is what its stray blobs read as.
 The edge finder's own overlapping quads, and the learned finder's, are each finder's own
@@ -23,14 +26,14 @@ can be the same card.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from .detect import as_bgr, find_cards
-from .geometry import quad_iou
-from .read import NOT_A_CARD
+from .geometry import order_clockwise, quad_iou
+from .read import NOT_A_CARD, CardReader
 from .segment import card_maps, place_quads, rough_quads
 from .types import CardReading
 
@@ -47,20 +50,42 @@ SAME_CARD = 0.3
 LEARNED_ALONE_FLOOR = 0.35
 # A reading the reader stands by (read.py: every game rank, a 6..King read clearly).
 SURE = 0.5
+# A learned card read as a face or a back at this confidence is not read a second time
+# from its rough rectangle.
+SURE_ENOUGH = 0.9
 
 
 @dataclass(frozen=True)
 class Candidates:
-    """Quads to read: the edge finder's, whether the net sees card under each, and the
-    learned finder's."""
+    """Quads to read: the edge finder's, whether the net sees card under each, the learned
+    finder's placed quads and the rough rectangle each was placed from."""
 
     edges: list[np.ndarray]
     net_agrees: list[bool]
     learned: list[np.ndarray]
+    rough: list[np.ndarray]
 
     @property
     def quads(self) -> list[np.ndarray]:
+        """The quads read first: the edge finder's and the learned finder's placed ones."""
         return self.edges + self.learned
+
+
+def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
+    """Every card in `image` (BGR uint8), found by both finders and read by `reader`."""
+    found = find_candidates(image)
+    if not found.quads:
+        return []
+    readings = reader.read_batch(image, found.quads)
+    # A placed quad can lock on a neighbour's edge or a printed frame: where its reading
+    # is not sure, the rough rectangle it was placed from is read too.
+    doubtful = [
+        index
+        for index, reading in enumerate(readings[len(found.edges) :])
+        if _preference(reading) < (True, SURE_ENOUGH)
+    ]
+    second = reader.read_batch(image, [found.rough[index] for index in doubtful])
+    return pick_readings(found, readings, dict(zip(doubtful, second, strict=True)))
 
 
 def find_candidates(image: np.ndarray) -> Candidates:
@@ -69,13 +94,26 @@ def find_candidates(image: np.ndarray) -> Candidates:
     maps = card_maps(colour)
     edges = find_cards(colour)
     agrees = (maps.card_cover(edges) >= NET_AGREES).tolist() if edges else []
-    return Candidates(edges, agrees, place_quads(colour, rough_quads(maps)))
+    rough = rough_quads(maps)
+    placed = place_quads(colour, rough)
+    return Candidates(edges, agrees, placed, [order_clockwise(q) for q in rough])
 
 
-def pick_readings(found: Candidates, readings: Sequence[CardReading]) -> list[CardReading]:
-    """One reading per card from the readings of `found.quads` (in that order); the kept
-    readings stay in that order."""
+def pick_readings(
+    found: Candidates,
+    readings: Sequence[CardReading],
+    rough_readings: Mapping[int, CardReading],
+) -> list[CardReading]:
+    """One reading per card from the readings of `found.quads` (in that order) and those
+    of some rough rectangles (by learned index); the kept readings stay in quad order."""
     edge_count = len(found.edges)
+    readings = list(readings)
+    for index, rough in rough_readings.items():
+        placed = readings[edge_count + index]
+        if rough.label != NOT_A_CARD and (
+            placed.label == NOT_A_CARD or _preference(rough) > _preference(placed)
+        ):
+            readings[edge_count + index] = rough
     options = [
         index
         for index, reading in enumerate(readings)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from companion.vision.decks import DeckProfile
-from companion.vision.fusion import find_candidates, pick_readings
+from companion.vision.fusion import read_cards
 from companion.vision.read import NOT_A_CARD, CardReader
 from companion.vision.types import CardReading
 
@@ -52,10 +52,7 @@ class CardPipeline:
             shape = getattr(image, "shape", None)
             raise ValueError(f"expected a BGR image of shape (H, W, 3), got {shape}")
         if self._both:
-            found = find_candidates(image)
-            if not found.quads:
-                return []
-            return pick_readings(found, self._reader.read_batch(image, found.quads))
+            return read_cards(image, self._reader)
         quads = self._find_cards(image)
         if not quads:
             return []

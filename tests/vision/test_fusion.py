@@ -38,27 +38,45 @@ def same(got: list, want: list) -> bool:
 
 def test_a_card_found_by_both_finders_is_reported_once_with_the_better_reading() -> None:
     edge_quad, learned_quad = card_at(100, 100), card_at(102, 101)
-    found = Candidates([edge_quad], [True], [learned_quad])
+    found = Candidates([edge_quad], [True], [learned_quad], [learned_quad])
     edge_read = reading(edge_quad, OTHER, 0.3)  # the edge quad sat a little off
     learned_read = reading(learned_quad, "A of hearts", 0.9, rank=1)
-    assert same(pick_readings(found, [edge_read, learned_read]), [learned_read])
+    assert same(pick_readings(found, [edge_read, learned_read], {}), [learned_read])
     # and the other way round: the sure edge reading beats an unsure learned one
     edge_read, learned_read = reading(edge_quad, "back", 0.95), reading(learned_quad, "back", 0.6)
-    assert same(pick_readings(found, [edge_read, learned_read]), [edge_read])
+    assert same(pick_readings(found, [edge_read, learned_read], {}), [edge_read])
+
+
+def test_a_rough_rectangle_that_reads_better_stands_for_its_learned_card() -> None:
+    placed_quads = [card_at(100, 100), card_at(300, 100)]
+    rough_quads = [card_at(98, 99), card_at(301, 98)]
+    found = Candidates([], [], placed_quads, rough_quads)
+    # the first card's placed quad locked on a neighbour's edge and read as nothing
+    placed = [reading(placed_quads[0], NOT_A_CARD, 0.8), reading(placed_quads[1], OTHER, 0.3)]
+    rough = {
+        0: reading(rough_quads[0], "4 of hearts", 0.7, 4),
+        1: reading(rough_quads[1], OTHER, 0.2),
+    }
+    kept = pick_readings(found, placed, rough)
+    assert same(kept, [rough[0]])  # the second: neither reading is worth reporting alone
+    # a rough rectangle reading "not a card" never replaces a placed reading
+    rough = {1: reading(rough_quads[1], NOT_A_CARD, 0.99)}
+    placed[1] = reading(placed_quads[1], OTHER, 0.6)
+    assert same(pick_readings(found, placed, rough), [placed[1]])
 
 
 def test_overlapping_cards_of_one_finder_both_stay() -> None:
     """Two overlapping cards the edge finder told apart are its decision, not a duplicate."""
     lower, upper = card_at(100, 100), card_at(125, 100)
     assert quad_iou(lower, upper) > 0.3
-    found = Candidates([lower, upper], [True, True], [])
+    found = Candidates([lower, upper], [True, True], [], [])
     readings = [reading(lower, "A of hearts", 0.9, 1), reading(upper, "2 of hearts", 0.8, 2)]
-    assert same(pick_readings(found, readings), readings)
+    assert same(pick_readings(found, readings, {}), readings)
 
 
 def test_learned_only_readings_need_a_face_or_confidence_and_nothing_is_kept_for_no_card():
     quads = [card_at(0, 0), card_at(200, 0), card_at(400, 0), card_at(600, 0), card_at(800, 0)]
-    found = Candidates([quads[0]], [True], quads[1:])
+    found = Candidates([quads[0]], [True], quads[1:], quads[1:])
     doubtful = reading(quads[2], OTHER, LEARNED_ALONE_FLOOR - 0.05)  # a stray blob
     sure_other = reading(quads[3], OTHER, 0.9)  # a 6..King, read for sure
     game = reading(quads[4], "3 of hearts", 0.55, rank=3)
@@ -69,7 +87,7 @@ def test_learned_only_readings_need_a_face_or_confidence_and_nothing_is_kept_for
         sure_other,
         game,
     ]
-    assert same(pick_readings(found, readings), [sure_other, game])
+    assert same(pick_readings(found, readings, {}), [sure_other, game])
 
 
 def test_card_cover_is_the_mean_card_probability_under_a_frame_quad() -> None:
@@ -85,11 +103,11 @@ def test_where_the_net_sees_no_card_only_a_face_read_for_sure_counts() -> None:
     """A back or an unsure face is what a phone or a note reads as; the net misses some
     big close-up cards, which the reader reads for sure."""
     quads = [card_at(0, 0), card_at(200, 0), card_at(400, 0), card_at(600, 0)]
-    found = Candidates(quads, [False] * 4, [])
+    found = Candidates(quads, [False] * 4, [], [])
     ace = reading(quads[0], "A of hearts", 0.97, rank=1)
     king = reading(quads[1], OTHER, 0.9)
     readings = [ace, king, reading(quads[2], "back", 0.85), reading(quads[3], OTHER, 0.2)]
-    assert same(pick_readings(found, readings), [ace, king])
+    assert same(pick_readings(found, readings, {}), [ace, king])
 
 
 @pytest.mark.parametrize("seed", [6_100_003, 6_100_004, 6_100_009])
