@@ -48,3 +48,24 @@ def test_tally_counts_misreads_and_phantoms():
     assert summary["found"] == 1 and summary["found and read right"] == 0
     assert summary["misread as a game rank"] == 1
     assert summary["phantoms"] == 1
+
+
+def test_tally_gives_the_accuracy_of_cards_in_the_issues_size_range_apart():
+    import numpy as np
+
+    from companion.vision.synth import CardSpec, CardTruth
+
+    def card(length: float, x: float) -> np.ndarray:
+        return np.array([[x, 0], [x + length / 1.4, 0], [x + length / 1.4, length], [x, length]])
+
+    big, small = card(100, 0).astype(np.float32), card(40, 300).astype(np.float32)
+    truths = [
+        CardTruth(big, "up", 2, None, "wolf", 1.0, CardSpec()),
+        CardTruth(small, "up", 3, None, "lynx", 1.0, CardSpec()),
+    ]
+    tally = Tally()
+    tally.add_scene([CardReading(big, "up", 2, None, "wolf", 0.9)], [None], truths)
+    summary = tally.summary()
+    assert summary["accuracy"] == 0.5
+    assert summary["accuracy, cards 60 px or longer"] == 1.0
+    assert summary["cards under 60 px"] == 1
