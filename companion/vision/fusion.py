@@ -22,6 +22,9 @@ How they are joined:
 The edge finder's own overlapping quads, and the learned finder's, are each finder's own
 decisions (two overlapping cards); only a reading of one finder and a reading of the other
 can be the same card.
+
+`read_cards(image, reader)` does it all (`CardPipeline` calls it); `find_candidates` and
+`pick_readings` are its two halves.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from .types import CardReading
 # unsure face (at most 0.24) on empty tables and scenes, never as a game rank; on the real
 # photos 6 of them were Aces read at 0.96-1.0.
 NET_AGREES = 0.3
-# A reading of each finder overlapping this much (IoU) are one card.
+# Two readings, one of each finder, whose quads overlap this much (IoU) are one card.
 SAME_CARD = 0.3
 # A learned-only reading without a game rank is kept from this confidence up. On the real
 # photos its stray blobs read as "other" or "back" at 0.02-0.38 (44 of 52 strays).

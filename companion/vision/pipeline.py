@@ -42,8 +42,10 @@ class CardPipeline:
 
     def __init__(self, deck: DeckProfile, finder: str = "both") -> None:
         self.deck = deck
-        self._both = finder == "both"
-        self._find_cards = None if self._both else card_finder(finder)
+        # None: both finders, joined by fusion.read_cards
+        self._find_cards: Callable[[np.ndarray], list[np.ndarray]] | None = (
+            None if finder == "both" else card_finder(finder)
+        )
         self._reader = CardReader(deck)
 
     def read(self, image: np.ndarray) -> list[CardReading]:
@@ -51,7 +53,7 @@ class CardPipeline:
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
             shape = getattr(image, "shape", None)
             raise ValueError(f"expected a BGR image of shape (H, W, 3), got {shape}")
-        if self._both:
+        if self._find_cards is None:
             return read_cards(image, self._reader)
         quads = self._find_cards(image)
         if not quads:

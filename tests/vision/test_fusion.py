@@ -1,5 +1,6 @@
-"""The default finder (companion.vision.fusion): both finders' quads, the net's veto on the
-edge finder's, and one reading per card, the better one."""
+"""The default finder (companion.vision.fusion): both finders' quads, what the net sees
+under the edge finder's, the rough rectangles' second look, and one reading per card, the
+better one."""
 
 from __future__ import annotations
 
