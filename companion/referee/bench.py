@@ -19,7 +19,7 @@ import os
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -72,11 +72,11 @@ def main(args: argparse.Namespace) -> int:
         shots = render_shots(film.moments, film.layout, film.fps, film.seed)
         if args.frames:
             shots = (shot for shot in shots if shot[0].index < args.frames)
-        eyes, stream = _eyes(args.eyes, film, shots)
-        run = play_film(referee, stream, timer.wrap(eyes), events)
+        eyes, stream, full_reads = _eyes(args.eyes, film, shots)
+        run = play_film(referee, stream, timer.wrap(eyes, full_reads), events)
     delays = match_delays(run.seen, changes)
     complete = not args.frames or args.frames >= film.frames
-    _print_report(film, run.matches if complete else None, delays, timer.seconds)
+    _print_report(film, run.matches if complete else None, delays, timer)
     return 0
 
 
@@ -106,29 +106,36 @@ def _game(args: argparse.Namespace) -> tuple:
     return load_game(None, args.seed)
 
 
-def _eyes(kind: str, film: DemoFilm, shots: Iterable) -> tuple[Eyes, Iterable]:
+def _eyes(
+    kind: str, film: DemoFilm, shots: Iterable
+) -> tuple[Eyes, Iterable, Callable[[], int] | None]:
+    """The eyes, the stream they take, and the count of frames they read in full."""
     seats = seat_calibration(seats=film.layout.anchors(), calibration=None)
     if kind == "renderer":
         from companion.vision.tracker import Tracker
 
         eyes = RendererEyes(Tracker(seats, **tracker_options(film.fps)))
-        return eyes, eyes.film(shots)
+        return eyes, eyes.film(shots), None
     vision = open_eyes(film.deck, seats, film.config.players, film.fps)
     stream = ((instant, frame) for instant, frame, _ in shots)
-    return (lambda instant, frame: vision.see(frame).table), stream
+    return (lambda instant, frame: vision.see(frame).table), stream, lambda: vision.full_reads
 
 
 class _Timer:
-    """Wall time spent in the eyes and the referee, per frame (rendering excluded)."""
+    """Wall time spent in the eyes and the referee, per frame (rendering excluded), and
+    whether the frame was read in full (the eyes skip frames that show nothing new)."""
 
     def __init__(self) -> None:
         self.seconds: list[float] = []
+        self.full: list[bool] = []
 
-    def wrap(self, eyes: Eyes) -> Eyes:
+    def wrap(self, eyes: Eyes, full_reads: Callable[[], int] | None) -> Eyes:
         def timed(instant, frame: Frame | None) -> TableState:
+            before = full_reads() if full_reads else 0
             start = time.perf_counter()
             table = eyes(instant, frame)
             self.seconds.append(time.perf_counter() - start)
+            self.full.append(full_reads() > before if full_reads else True)
             return table
 
         return timed
@@ -185,9 +192,8 @@ def match_delays(seen: list[SeenEvent], changes: dict[Change, list[int]]) -> lis
     return delays
 
 
-def _print_report(
-    film: DemoFilm, matches: bool | None, delays: list[Delay], seconds: list[float]
-) -> None:
+def _print_report(film: DemoFilm, matches: bool | None, delays: list[Delay], timer: _Timer) -> None:
+    seconds = timer.seconds
     w, h = film.layout.size
     print(f"live bench: {len(seconds)} frames {w}x{h} at {film.fps:g} fps, one core")
     if matches is None:
@@ -214,3 +220,9 @@ def _print_report(
             f"  pipeline+tracker+referee: median {median_ms:.1f} ms/frame, p95 {p95_ms:.1f} ms "
             f"= {fps:.0f} fps: {verdict} with {TARGET_FPS:g} fps"
         )
+        full = [s for s, read in zip(seconds, timer.full, strict=True) if read]
+        if full and len(full) < len(seconds):
+            print(
+                f"  frames read in full: {len(full)} of {len(seconds)} (the rest showed nothing "
+                f"new), median {1000.0 * statistics.median(full):.1f} ms each"
+            )

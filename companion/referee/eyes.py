@@ -40,15 +40,25 @@ class VisionEyes:
 
     `markers` (a `vision.marker_watch.MarkerWatch`, for seats calibrated from printed
     markers) moves the seats with a bumped camera and drops readings on the markers.
+    `gate` (a `vision.change.ChangeGate`) lets a frame that shows nothing new since the
+    last one read keep that frame's readings instead of reading every card again: the
+    tracker still counts it, at a fraction of the cost. `full_reads` counts the frames
+    read in full.
     """
 
-    def __init__(self, pipeline: Any, tracker: Any, markers: Any = None) -> None:
+    def __init__(self, pipeline: Any, tracker: Any, markers: Any = None, gate: Any = None) -> None:
         self.pipeline = pipeline
         self.tracker = tracker
         self.markers = markers
+        self.gate = gate
+        self.full_reads = 0
+        self._last: list[CardReading] = []
 
     def see(self, frame: Frame) -> Sight:
-        readings = self.pipeline.read(frame.image)
+        if self.gate is None or self.gate.changed(frame.image):
+            self._last = self.pipeline.read(frame.image)
+            self.full_reads += 1
+        readings = self._last
         if self.markers is not None:
             moved = self.markers.look(frame.image)
             if moved is not None:
@@ -103,6 +113,7 @@ def open_eyes(
     deck: str, calibration: Calibration, players: Sequence[str], fps: float | None = None
 ) -> VisionEyes:
     """Eyes reading `deck`, seating cards by `calibration` (one seat per player)."""
+    from companion.vision.change import ChangeGate
     from companion.vision.decks import DeckError, load_deck
     from companion.vision.marker_watch import MarkerWatch
     from companion.vision.pipeline import CardPipeline
@@ -118,4 +129,5 @@ def open_eyes(
         CardPipeline(profile),
         Tracker(calibration, **tracker_options(fps)),
         watch if watch.active else None,
+        ChangeGate(),
     )
