@@ -4,7 +4,10 @@ The rendered demo film goes through the pipeline, tracker and referee as in `com
 demo --headless`. For each fact the referee records, the bench finds the frame on which
 the table first showed it with no hand in the way (a card put down, turned up) and
 reports the delay in frames and in milliseconds of film time; and it times the whole
-chain (card pipeline, tracker, referee) per frame on one core, rendering excluded.
+chain (card pipeline, tracker, referee) per frame on one core, rendering excluded. As in
+live play, a frame that shows nothing new since the last one read keeps its readings
+(`vision.change.ChangeGate`); the report says how many frames were read in full, and
+their own median time.
 
 Targets (issue 5): every event within 5 frames of its flip; the chain keeps up with
 30 frames per second. Facts that wait on purpose are reported apart: with a player
