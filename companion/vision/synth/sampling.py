@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 
@@ -217,8 +217,9 @@ def random_scene(
     back = None if chosen == "animals" else str(rng.choice(PLAYING_BACK_STYLES))
     if layout is None:
         layout = "seats" if rng.random() < 0.5 else "scatter"
-    if layout not in ("scatter", "seats", "pile"):
-        raise ValueError(f"layout must be 'scatter', 'seats' or 'pile', got {layout!r}")
+    if layout not in get_args(Layout):
+        *first, last = (repr(name) for name in get_args(Layout))
+        raise ValueError(f"layout must be {', '.join(first)} or {last}, got {layout!r}")
     if layout == "seats":
         n_cards = min(n_cards, 15)
     lo, hi = length_range
