@@ -25,14 +25,17 @@ CORNER_BOX: tuple[int, int, int, int] = (0, 0, 30, 50)
 CORNER_SIZE: tuple[int, int] = (CORNER_BOX[2] - CORNER_BOX[0], CORNER_BOX[3] - CORNER_BOX[1])
 # Input of the card embedding model (models/train/embed.py): (width, height).
 EMBED_SIZE: tuple[int, int] = (32, 48)
+# Input of the whole-card reader of playing cards (its pips and layout): (width, height).
+WHOLE_SIZE: tuple[int, int] = (40, 56)
 
 
 _WARP = {"flags": cv2.INTER_LINEAR, "borderMode": cv2.BORDER_REPLICATE}
 
 
-def _to_card(quad: np.ndarray) -> np.ndarray:
-    """The homography from a quad (clockwise, short side first) to the READ_SIZE card."""
-    width, height = READ_SIZE
+def _to_card(quad: np.ndarray, size: tuple[int, int] = READ_SIZE) -> np.ndarray:
+    """The homography from a quad (clockwise, short side first) to a portrait card of
+    `size` (width, height)."""
+    width, height = size
     target = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
     return cv2.getPerspectiveTransform(np.asarray(quad, np.float32), target)
 
@@ -93,6 +96,28 @@ def embed_input(cards: np.ndarray) -> np.ndarray:
     """READ_SIZE cards shrunk to EMBED_SIZE, as the embedding model's float32 input."""
     small = np.stack([cv2.resize(c, EMBED_SIZE, interpolation=cv2.INTER_AREA) for c in cards])
     return to_model_input(small)
+
+
+def whole_views_of(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
+    """Every quad warped straight to a WHOLE_SIZE portrait card, what the whole-card reader
+    sees: (N, h, w, 3) uint8 BGR, a ninth of the pixels of `rectify_cards`.
+
+    The quads must be in `geometry.order_clockwise` order (short side first).
+    """
+    width, height = WHOLE_SIZE
+    views = np.empty((len(quads), height, width, 3), np.uint8)
+    for i, quad in enumerate(quads):
+        views[i] = cv2.warpPerspective(image, _to_card(quad, WHOLE_SIZE), WHOLE_SIZE, **_WARP)
+    return views
+
+
+def whole_views(cards: np.ndarray) -> np.ndarray:
+    """Already rectified READ_SIZE cards shrunk to WHOLE_SIZE, as `whole_views_of` would
+    have cut them from the picture: (N, h, w, 3)."""
+    views = np.empty((len(cards), WHOLE_SIZE[1], WHOLE_SIZE[0], 3), np.uint8)
+    for i, card in enumerate(cards):
+        views[i] = cv2.resize(card, WHOLE_SIZE, interpolation=cv2.INTER_LINEAR)
+    return views
 
 
 def turned(cards: np.ndarray) -> np.ndarray:

@@ -12,11 +12,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__)
     parser.add_argument(
         "model",
-        choices=("cards", "cards-tune", "embed", "finder", "demo-deck", "evaluate"),
+        choices=("cards", "cards-tune", "whole", "embed", "finder", "demo-deck", "evaluate"),
         help="what to rebuild or measure",
     )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--epochs", type=int, help="training epochs (cards 10, cards-tune 6)")
+    parser.add_argument(
+        "--epochs", type=int, help="training epochs (cards 10, cards-tune 6, whole 10)"
+    )
     parser.add_argument("--synth", type=int, default=16_000, help="synthetic cards to render")
     parser.add_argument("--out", type=Path, help="ONNX file to write (default: the shipped one)")
     args = parser.parse_args()
@@ -29,6 +31,11 @@ def main() -> None:
         from . import embed
 
         embed.train(args.out or MODELS_DATA / "card_embed.onnx", seed=args.seed)
+        return
+    if args.model == "whole":
+        from . import whole
+
+        whole.train(args.out or MODELS_DATA / "playing_whole.onnx", epochs=args.epochs or 10)
         return
     if args.model == "finder":
         from . import finder

@@ -8,10 +8,12 @@ detector's error) is rectified exactly as at run time (`companion.vision.feature
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import cv2
 import numpy as np
 
-from companion.vision.features import READ_SIZE, rectify_cards
+from companion.vision.features import rectify_cards
 from companion.vision.geometry import order_clockwise
 from companion.vision.synth.art import PLAYING_BACK_STYLES, card_back, card_face, card_mask
 from companion.vision.synth.textures import TABLE_STYLES, table_surface
@@ -25,6 +27,9 @@ BACK_CLASS = 13
 NONE_CLASS = 14
 NO_SUIT = -1  # suit target ignored for backs and non-cards
 NO_OVERLAP = 0.05  # a finder's quad overlapping no card more than this is not a card
+# How a sample is cut from its picture along a quad: `features.rectify_cards` (the corner
+# reader's READ_SIZE card) or `features.whole_views_of` (the whole-card reader's view).
+Cut = Callable[[np.ndarray, Sequence[np.ndarray]], np.ndarray]
 
 
 def _card_art(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
@@ -152,32 +157,33 @@ def _occlude(card: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def synthetic_card(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
-    """One rectified READ_SIZE card as the reader sees it, with (rank class, suit class)."""
+def synthetic_card(
+    rng: np.random.Generator, cut: Cut = rectify_cards
+) -> tuple[np.ndarray, int, int]:
+    """One card cut as the reader sees it, with (rank class, suit class)."""
     art, rank, suit = _card_art(rng)
     # down to 40 px long and steeper tilts: the held-out scenes hold cards that small
     scene, corners = _placed(art, rng, min_length=40.0, max_squeeze=0.3)
     scene = _light(scene, rng, motion_rate=0.3)
     jitter = rng.normal(0, 0.012 * np.linalg.norm(corners[0] - corners[2]), corners.shape)
-    card = rectify_cards(scene, [order_clockwise(corners + jitter.astype(np.float32))])[0]
+    card = cut(scene, [order_clockwise(corners + jitter.astype(np.float32))])[0]
     if rng.random() < 0.1:
         card = _occlude(card, rng)
     return card, rank, suit
 
 
-def synthetic_cards(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def synthetic_cards(
+    n: int, seed: int, cut: Cut = rectify_cards
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`n` samples from one seed: (cards (n, H, W, 3), rank classes, suit classes)."""
     rng = np.random.default_rng(seed)
-    width, height = READ_SIZE
-    cards = np.empty((n, height, width, 3), np.uint8)
-    ranks = np.empty(n, np.int64)
-    suits = np.empty(n, np.int64)
-    for i in range(n):
-        cards[i], ranks[i], suits[i] = synthetic_card(rng)
-    return cards, ranks, suits
+    cards, ranks, suits = zip(*(synthetic_card(rng, cut) for _ in range(n)), strict=True)
+    return np.stack(cards), np.array(ranks, np.int64), np.array(suits, np.int64)
 
 
-def scene_cards(n_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def scene_cards(
+    n_scenes: int, seed: int, cut: Cut = rectify_cards
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cards cut from whole rendered table scenes (`synth.random_scene`, seeds below 900,000).
 
     The scene renderer's camera tilt, lens, motion and focus blur, shadows and light are
@@ -203,10 +209,10 @@ def scene_cards(n_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.nd
             # look the longer one, and a sideways rectification would teach a wrong label
             quad = np.roll(np.asarray(t.corners, np.float32), 2 * int(rng.integers(2)), axis=0)
             jitter = rng.normal(0, 0.012 * np.linalg.norm(quad[0] - quad[2]), quad.shape)
-            cards.append(rectify_cards(image, [quad + jitter.astype(np.float32)])[0])
+            cards.append(cut(image, [quad + jitter.astype(np.float32)])[0])
             ranks.append(rank)
             suits.append(suit)
-    return _as_arrays(cards, ranks, suits)
+    return _as_arrays(cards, ranks, suits, cut)
 
 
 def _truth_classes(truth) -> tuple[int, int]:  # CardTruth -> (rank class, suit class)
@@ -219,7 +225,7 @@ def _truth_classes(truth) -> tuple[int, int]:  # CardTruth -> (rank class, suit 
 
 
 def found_cards(
-    n_scenes: int, seed: int, min_iou: float = 0.7
+    n_scenes: int, seed: int, min_iou: float = 0.7, cut: Cut = rectify_cards
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cards cut from rendered scenes along the quads the card finders really return.
 
@@ -266,19 +272,18 @@ def found_cards(
                     rank, suit = _truth_classes(truth)
                 else:
                     continue  # part of a card, or two: no clear label
-                cards.append(rectify_cards(image, [quad])[0])
+                cards.append(cut(image, [quad])[0])
                 ranks.append(rank)
                 suits.append(suit)
-    return _as_arrays(cards, ranks, suits)
+    return _as_arrays(cards, ranks, suits, cut)
 
 
 def _as_arrays(
-    cards: list[np.ndarray], ranks: list[int], suits: list[int]
+    cards: list[np.ndarray], ranks: list[int], suits: list[int], cut: Cut
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Samples collected in lists as (cards (N, H, W, 3), rank classes, suit classes)."""
-    width, height = READ_SIZE
     return (
-        np.stack(cards) if cards else np.empty((0, height, width, 3), np.uint8),
+        np.stack(cards) if cards else cut(np.zeros((1, 1, 3), np.uint8), []),
         np.array(ranks, np.int64),
         np.array(suits, np.int64),
     )

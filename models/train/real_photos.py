@@ -12,9 +12,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from .card_samples import Cut
 
 RANKS = {"A": 1, "9": 9, "10": 10, "J": 11, "Q": 12, "K": 13}
 DEFAULT_ROOT = Path(__file__).resolve().parents[3] / "shared/data/real-photos/edje-aces"
@@ -147,13 +151,17 @@ def real_card_samples(
     copies: int,
     seed: int,
     jitter: float = 0.012,
+    cut: Cut | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rectified cards of one split, `copies` jittered views each, plus background non-cards.
+    """Cards of one split, `copies` jittered views each, plus background non-cards, cut by
+    `cut` (`features.rectify_cards` by default).
 
     Returns (cards (N, H, W, 3), rank classes (NONE_CLASS for the background), suit classes).
     """
     from companion.vision.features import rectify_cards
     from companion.vision.geometry import order_clockwise
+
+    cut = cut or rectify_cards
 
     from .card_samples import NO_SUIT, NONE_CLASS
 
@@ -168,14 +176,14 @@ def real_card_samples(
             diag = float(np.linalg.norm(card.corners[0] - card.corners[2]))
             for _ in range(copies):
                 quad = card.corners + rng.normal(0, jitter * diag, (4, 2)).astype(np.float32)
-                cards.append(rectify_cards(image, [order_clockwise(quad)])[0])
+                cards.append(cut(image, [order_clockwise(quad)])[0])
                 ranks.append(RANK_CLASS[card.rank])
                 suit_ids.append(suits.index(card.suit))
         if labelled and labelled[0].split == split:
             for _ in range(copies // 2):
                 quad = _background_quad(rng, image.shape, boxes)
                 if quad is not None:
-                    cards.append(rectify_cards(image, [order_clockwise(quad)])[0])
+                    cards.append(cut(image, [order_clockwise(quad)])[0])
                     ranks.append(NONE_CLASS)
                     suit_ids.append(NO_SUIT)
     return np.stack(cards), np.array(ranks, np.int64), np.array(suit_ids, np.int64)

@@ -108,33 +108,58 @@ def test_demo_animals_read_both_ways_up() -> None:
     assert [r.face for r in readings] == (["up"] * 5 + ["down"]) * 2
 
 
-def _views(*tops: tuple[int, float], suit: int = 3) -> tuple[np.ndarray, np.ndarray]:
-    """Two corner views' probabilities, each sure of class k with probability p."""
-    rank = np.full((2, 15), 0.0, np.float32)
-    for v, (k, p) in enumerate(tops):
-        rank[v] = (1 - p) / 14
-        rank[v, k] = p
+def _sure_of(k: int, p: float) -> np.ndarray:
+    """Rank probabilities of one view, sure of class k with probability p."""
+    rank = np.full(15, (1 - p) / 14, np.float32)
+    rank[k] = p
+    return rank
+
+
+def _views(
+    *tops: tuple[int, float], whole: tuple[int, float] | None = None, whole_suit: int = 3
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Two corner views' and the whole face's probabilities, each sure of class k with
+    probability p; the whole face agrees with the first corner unless told otherwise.
+    The corners read spades (suit 3), the whole face `whole_suit`."""
+    rank = np.stack([_sure_of(k, p) for k, p in tops])
     suits = np.full((2, 4), 0.01, np.float32)
-    suits[:, suit] = 0.97
-    return rank, suits
+    suits[:, 3] = 0.97
+    pips = np.full(4, 0.05, np.float32)
+    pips[whole_suit] = 0.85
+    return rank, suits, _sure_of(*(whole or tops[0])), pips
 
 
 @pytest.mark.parametrize(
-    ("tops", "rank"),
+    ("tops", "whole", "rank"),
     [
-        (((0, 0.95), (0, 0.95)), 1),  # both corners: Ace
-        (((4, 0.95), (14, 0.9)), 5),  # one corner covered by a neighbour
-        (((4, 0.95), (2, 0.4)), 5),  # a sure corner against an unsure game rank
-        (((0, 0.95), (9, 0.35)), None),  # against even an unsure 10: two merged cards
-        (((4, 0.8), (5, 0.8)), None),  # 5 against 6: a conflict is never a game rank
-        (((4, 0.5), (4, 0.5)), None),  # unsure on both corners
-        (((5, 0.95), (5, 0.95)), None),  # a six
+        (((0, 0.95), (0, 0.95)), None, 1),  # both corners and the face: Ace
+        (((0, 0.95), (14, 0.9)), (3, 0.45), None),  # one corner's Ace, but the face a 4
+        (((4, 0.95), (14, 0.9)), (14, 0.6), 5),  # a neighbour covers a corner and the face
+        (((4, 0.95), (14, 0.9)), (5, 0.8), None),  # ... but the face shows a six
+        (((4, 0.95), (2, 0.4)), (4, 0.95), 5),  # a sure corner against an unsure game rank
+        (((0, 0.95), (9, 0.35)), None, None),  # against even an unsure 10: two merged cards
+        (((4, 0.8), (5, 0.8)), None, None),  # 5 against 6: a conflict is never a game rank
+        (((4, 0.5), (4, 0.5)), (4, 0.5), None),  # unsure everywhere
+        (((5, 0.95), (5, 0.95)), None, None),  # a six
+        (((2, 0.95), (2, 0.95)), (4, 0.95), None),  # the face's five pips against two 3s
+        (((2, 0.45), (14, 0.4)), (2, 0.97), 3),  # a blurred index: the pips lead
+        (((2, 0.1), (14, 0.8)), (2, 0.97), None),  # ... only with a corner's support
     ],
 )
-def test_corner_views_combine_safely(tops, rank) -> None:
-    reading = _playing_reading(*_views(*tops), DUMMY)
+def test_card_views_combine_safely(tops, whole, rank) -> None:
+    reading = _playing_reading(*_views(*tops, whole=whole), DUMMY)
     assert reading.rank == rank
-    assert (reading.confidence >= 0.5) == (rank is not None or tops[0][0] >= 5)
+    six_or_more = tops[0][0] >= 5 and (whole or tops[0])[0] >= 5
+    assert (reading.confidence >= 0.5) == (rank is not None or six_or_more)
+
+
+def test_the_pips_suit_vetoes_the_corners_suit() -> None:
+    """Spades and clubs are hard to tell on a small index: a whole face read as clubs
+    leaves the corners' 3 of spades unread."""
+    reading = _playing_reading(*_views((2, 0.95), (2, 0.95), whole_suit=0), DUMMY)
+    assert (reading.rank, reading.confidence < 0.5) == (None, True)
+    reading = _playing_reading(*_views((2, 0.95), (2, 0.95)), DUMMY)
+    assert (reading.rank, reading.suit) == (3, "spades")
 
 
 def test_enrolled_deck_calls_table_patches_and_playing_cards_no_card() -> None:
