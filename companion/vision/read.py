@@ -66,7 +66,7 @@ MIN_SUIT_PROBABILITY = 0.6
 # the whole face reads another face at OTHER_FACE_SEEN or more.
 ONE_CORNER = 0.8
 OTHER_FACE_SEEN = 0.4
-# The whole face's suit, from this probability, vetoes a different suit of the corners.
+# The whole face's suit, from this probability, vetoes a game rank of another suit.
 SUIT_DISSENT = 0.5
 WHOLE_LEADS = 0.9
 WHOLE_SUIT = 0.8
@@ -242,9 +242,9 @@ def _combine_views(
     unless the whole face reads another face (`OTHER_FACE_SEEN`).
     Where the whole face shows a face, its suit must not speak against the chosen one
     (`SUIT_DISSENT`): spades and clubs are hard to tell on a small index, not on the pips.
-    Two corners read as different faces, each with some certainty, are two cards under one
-    quad (a finder's merge): no game rank then, and so is any sign of 6..King on the other
-    corner, unless one corner is sure and the other is an unsure game rank.
+    Two corners that read different faces (beyond a sure corner against an unsure game
+    rank) are two cards under one quad (a finder's merge), or one blurred index read two
+    ways: only a whole face that leads may then name a game rank.
     """
     top = rank_p.argmax(axis=1)
     faces = [v for v in (0, 1) if top[v] < BACK_CLASS]
@@ -265,10 +265,11 @@ def _combine_views(
         suits /= suits.sum()
         k, p = int(combined.argmax()), float(combined.max())
         if len(faces) == 2 and _corners_conflict(rank_p):
+            if _led_by_whole_face(rank_p, whole_rank, whole_suit, suits):
+                return int(whole_rank.argmax()), max(p, MIN_RANK_PROBABILITY), suits
             return k, 0.5 * p, suits
-    # the pips' suit speaks against the corners'
     if k + 1 in GAME_RANKS and seen < BACK_CLASS and _suit_dissents(whole_suit, suits):
-        return k, 0.5 * p, suits
+        return k, 0.5 * p, suits  # the pips' suit speaks against the corners'
     if k == BACK_CLASS or (
         k + 1 in GAME_RANKS and p >= MIN_RANK_PROBABILITY and suits.max() >= MIN_SUIT_PROBABILITY
     ):

@@ -137,7 +137,8 @@ def _views(
         (((4, 0.95), (14, 0.9)), (14, 0.6), 5),  # a neighbour covers a corner and the face
         (((4, 0.95), (14, 0.9)), (5, 0.8), None),  # ... but the face shows a six
         (((4, 0.95), (2, 0.4)), (4, 0.95), 5),  # a sure corner against an unsure game rank
-        (((0, 0.95), (9, 0.35)), None, None),  # against even an unsure 10: two merged cards
+        (((0, 0.95), (9, 0.35)), (0, 0.6), None),  # an unsure 10 too: two merged cards
+        (((4, 0.8), (7, 0.39)), (4, 0.96), 5),  # a blurred 5 like an 8: the pips lead
         (((4, 0.8), (5, 0.8)), None, None),  # 5 against 6: a conflict is never a game rank
         (((4, 0.5), (4, 0.5)), (4, 0.5), None),  # unsure everywhere
         (((5, 0.95), (5, 0.95)), None, None),  # a six
