@@ -154,6 +154,15 @@ def test_card_views_combine_safely(tops, whole, rank) -> None:
     assert (reading.confidence >= 0.5) == (rank is not None or six_or_more)
 
 
+def test_an_unsure_back_is_no_card() -> None:
+    """A phone or a dark note reads as a back at about 0.5-0.6; real backs at 0.8 and
+    more: an unsure back is no card at all, and the pipeline drops it."""
+    sure = _playing_reading(*_views((13, 0.95), (13, 0.95)), DUMMY)
+    assert (sure.face, sure.label) == ("down", "back")
+    unsure = _playing_reading(*_views((13, 0.55), (13, 0.55)), DUMMY)
+    assert unsure.label == NOT_A_CARD
+
+
 def test_the_pips_suit_vetoes_the_corners_suit() -> None:
     """Spades and clubs are hard to tell on a small index: a whole face read as clubs
     leaves the corners' 3 of spades unread."""
