@@ -12,8 +12,6 @@ How they are joined:
   counts: a tile of the table, a phone or a note that made a clean outline is not card to
   the net, and reads at best as an unsure face or a back; the net, though, misses some big
   cards of close-up photos that the reader reads for sure;
-- where it does, a face read as no game card must still reach `EDGE_FLOOR`: seat markers
-  look like cards to the net too, and read as very unsure faces;
 - every quad of both finders is read; a card found by both is read twice, and the reading
   the reader stands by more wins (a face or a back before "other", then confidence);
 - a learned quad is placed on the card's edges from a rough rectangle, and placing can
@@ -53,13 +51,6 @@ SAME_CARD = 0.3
 # A learned-only reading without a game rank is kept from this confidence up. On the real
 # photos its stray blobs read as "other" or "back" at 0.02-0.38 (44 of 52 strays).
 LEARNED_ALONE_FLOOR = 0.35
-# A face of an edge quad (that the net agrees with) read as no game card is kept from this
-# confidence up. Seat markers and notes make clean outlines that the net takes for card,
-# and read as an unsure face at 0.05-0.16: measured on 300 empty tuning tables (seed
-# 6,100,000), phantoms went from 4 to 1, while 60 tuning scenes per deck read 0.2 points
-# fewer playing cards right (low-confidence readings of merged or cut quads) and as many
-# animals.
-EDGE_FLOOR = 0.2
 # A reading the reader stands by (read.py: every game rank, a 6..King read clearly).
 SURE = 0.5
 # A learned card read as a face or a back at this confidence is not read a second time
@@ -143,16 +134,11 @@ def pick_readings(
 
 
 def _worth_reporting(found: Candidates, index: int, reading: CardReading) -> bool:
-    """Whether a reading may stand for a card: from an edge quad the net agrees with, a
-    game card, a back or a face read at `EDGE_FLOOR`; a face read for sure where the net
-    sees no card; from the learned finder, a game card or a reading at
-    `LEARNED_ALONE_FLOOR`."""
-    if index < len(found.edges) and found.net_agrees[index]:
-        return (
-            reading.rank is not None or reading.face == "down" or reading.confidence >= EDGE_FLOOR
-        )
+    """Whether a reading may stand for a card: any reading of an edge quad the net agrees
+    with; a face read for sure where the net sees no card; from the learned finder, a
+    game card or a reading at `LEARNED_ALONE_FLOOR`."""
     if index < len(found.edges):
-        return reading.face == "up" and reading.confidence >= SURE
+        return found.net_agrees[index] or (reading.face == "up" and reading.confidence >= SURE)
     return reading.rank is not None or reading.confidence >= LEARNED_ALONE_FLOOR
 
 

@@ -9,7 +9,6 @@ import pytest
 
 from companion.vision.decks import load_deck
 from companion.vision.fusion import (
-    EDGE_FLOOR,
     LEARNED_ALONE_FLOOR,
     Candidates,
     find_candidates,
@@ -47,20 +46,6 @@ def test_a_card_found_by_both_finders_is_reported_once_with_the_better_reading()
     # and the other way round: the sure edge reading beats an unsure learned one
     edge_read, learned_read = reading(edge_quad, "back", 0.95), reading(learned_quad, "back", 0.6)
     assert same(pick_readings(found, [edge_read, learned_read], {}), [edge_read])
-
-
-def test_an_edge_quad_read_as_a_very_unsure_face_is_no_card() -> None:
-    """A seat marker or a note makes a clean outline the net takes for card, and reads as
-    an unsure face: dropped, while a back, a game rank or a surer face stays."""
-    quads = [card_at(100 * i, 100) for i in range(4)]
-    found = Candidates(quads, [True] * 4, [], [])
-    readings = [
-        reading(quads[0], OTHER, EDGE_FLOOR / 2),
-        reading(quads[1], OTHER, EDGE_FLOOR),
-        reading(quads[2], "back", 0.7),
-        reading(quads[3], "A of hearts", 0.6, rank=1),
-    ]
-    assert same(pick_readings(found, readings, {}), readings[1:])
 
 
 def test_a_rough_rectangle_that_reads_better_stands_for_its_learned_card() -> None:
