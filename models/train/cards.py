@@ -20,8 +20,13 @@ from .card_samples import NO_SUIT, RANK_NAMES, found_cards, scene_cards, synthet
 from .real_photos import load_real_cards, real_card_samples
 
 
-class CornerNet(nn.Module):
-    """A small CNN over one corner index: about 60k weights, about 2 MFLOPs per patch."""
+class ReaderNet(nn.Module):
+    """A small CNN from a card view to rank and suit probabilities.
+
+    The corner reader (the defaults: one corner index patch, about 150k weights, about 2
+    MFLOPs per patch) and the whole-face reader (`whole.py`: 40x56, wider) are both this
+    net; `size` is the view's (width, height).
+    """
 
     def __init__(
         self,
@@ -29,9 +34,12 @@ class CornerNet(nn.Module):
         n_suits: int = 4,
         widths: tuple[int, int, int, int] = (12, 24, 48, 64),
         hidden: int = 96,
+        size: tuple[int, int] = CORNER_SIZE,
     ) -> None:
         super().__init__()
         c1, c2, c3, c4 = widths
+        width, height = size
+        self.size = size
 
         def block(cin: int, cout: int) -> nn.Sequential:
             return nn.Sequential(
@@ -39,13 +47,14 @@ class CornerNet(nn.Module):
             )
 
         self.features = nn.Sequential(
-            block(3, c1), nn.MaxPool2d(2),  # 25 x 15
+            block(3, c1), nn.MaxPool2d(2),  # corner: 25 x 15
             block(c1, c2), nn.MaxPool2d(2),  # 12 x 7
             block(c2, c3), nn.MaxPool2d(2),  # 6 x 3
             block(c3, c4),
         )  # fmt: skip
+        cells = (height // 8) * (width // 8)
         self.head = nn.Sequential(
-            nn.Flatten(), nn.Dropout(0.2), nn.Linear(c4 * 6 * 3, hidden), nn.ReLU()
+            nn.Flatten(), nn.Dropout(0.2), nn.Linear(c4 * cells, hidden), nn.ReLU()
         )
         self.rank = nn.Linear(hidden, n_ranks)
         self.suit = nn.Linear(hidden, n_suits)
@@ -96,7 +105,7 @@ def _batches(n: int, size: int, rng: np.random.Generator):
 
 
 def evaluate(
-    model: CornerNet, data: tuple[np.ndarray, np.ndarray, np.ndarray]
+    model: ReaderNet, data: tuple[np.ndarray, np.ndarray, np.ndarray]
 ) -> tuple[float, float]:
     """(rank accuracy, suit accuracy where a suit applies) over single corner views."""
     views, ranks, suits = data
@@ -111,7 +120,7 @@ def evaluate(
 
 
 def held_out_scores(
-    model: CornerNet, sets: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
+    model: ReaderNet, sets: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
 ) -> dict[str, tuple[float, float]]:
     """`evaluate` on every set that is not trained on (names not ending in "-train")."""
     return {k: evaluate(model, v) for k, v in sets.items() if not k.endswith("-train")}
@@ -136,13 +145,13 @@ def train(
     sets = build_datasets(seed, n_synth, real_copies, n_scenes)
     rng = np.random.default_rng(seed)
     sample = sets["synth-train"][0][rng.permutation(len(sets["synth-train"][0]))[:1024]]
-    model = load_onnx(init, sample) if init is not None else CornerNet()
+    model = load_onnx(init, sample) if init is not None else ReaderNet()
     fit(model, sets, epochs, seed, max_lr=1e-3 if init is not None else 3e-3)
     export(model, out)
 
 
 def fit(
-    model: CornerNet,
+    model: ReaderNet,
     sets: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]],
     epochs: int,
     seed: int = 0,
@@ -266,8 +275,8 @@ def tune(
     export(model, out)
 
 
-def load_onnx(path: Path, sample: np.ndarray | None = None) -> CornerNet:
-    """A CornerNet holding the weights of an exported model, ready to fine-tune.
+def load_onnx(path: Path, sample: np.ndarray | None = None) -> ReaderNet:
+    """A corner ReaderNet holding the weights of an exported model, ready to fine-tune.
 
     The export folds each batch norm into its convolution (weight and `weight_bias`); the
     batch norm is rebuilt to give the same output: its scale and shift take the spread and
@@ -281,7 +290,7 @@ def load_onnx(path: Path, sample: np.ndarray | None = None) -> CornerNet:
         i.name: torch.from_numpy(numpy_helper.to_array(i).copy())
         for i in onnx.load(str(path)).graph.initializer
     }
-    model = CornerNet()
+    model = ReaderNet()
     state = model.state_dict()
     for name in (
         "head.2.weight",
@@ -314,17 +323,17 @@ def load_onnx(path: Path, sample: np.ndarray | None = None) -> CornerNet:
     return model
 
 
-def export(model: CornerNet, out: Path) -> None:
+def export(model: ReaderNet, out: Path, input_name: str = "corners") -> None:
     """One self-contained ONNX file with a free batch dimension."""
     model.eval()
-    width, height = CORNER_SIZE
+    width, height = model.size
     example = torch.zeros(2, 3, height, width)
     batch = torch.export.Dim("batch", min=1, max=4096)
     torch.onnx.export(
         model,
         (example,),
         str(out),
-        input_names=["corners"],
+        input_names=[input_name],
         output_names=["rank", "suit"],
         dynamic_shapes={"x": {0: batch}},
         external_data=False,
