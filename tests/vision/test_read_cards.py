@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from companion.vision.decks import load_deck
-from companion.vision.features import READ_SIZE, turned
+from companion.vision.features import READ_SIZE, corner_views_of, to_model_input, turned
+from companion.vision.geometry import order_clockwise, quad_long_side
 from companion.vision.read import NOT_A_CARD, CardReader, _playing_reading
 from companion.vision.synth import (
     PLAYING_BACK_STYLES,
@@ -15,6 +16,7 @@ from companion.vision.synth import (
     SceneSpec,
     card_back,
     card_face,
+    random_scene,
     render_scene,
 )
 from companion.vision.synth.textures import TABLE_STYLES, table_surface
@@ -89,6 +91,33 @@ def test_read_batch_on_a_rendered_table(playing_reader: CardReader) -> None:
     for truth, reading in zip(truths, readings, strict=True):
         assert (reading.face, reading.rank, reading.suit) == (truth.face, truth.rank, truth.suit)
         assert reading.corners.shape == (4, 2)
+
+
+def test_small_blurred_game_cards_are_read_from_their_pips(playing_reader: CardReader) -> None:
+    """Aces to 5s 60 to 120 px long on rendered tables (tuning seeds), whose corner indices
+    alone read unsure: with the whole face they read right, and none as another card."""
+    cards = unsure_corners = right = 0
+    for seed in (950_019, 950_024, 950_026):
+        spec = random_scene(np.random.default_rng(seed), 15, "playing-cards", size=(1280, 720))
+        image, truths = render_scene(spec)
+        shown = [
+            t
+            for t in truths
+            if t.visible >= 0.9 and t.rank and 60 <= quad_long_side(t.corners) <= 120
+        ]
+        quads = [order_clockwise(t.corners) for t in shown]
+        corners = playing_reader._session.run(
+            None, {"corners": to_model_input(corner_views_of(image, quads))}
+        )[0]
+        readings = playing_reader.read_batch(image, quads)
+        for i, (truth, reading) in enumerate(zip(shown, readings, strict=True)):
+            cards += 1
+            unsure_corners += corners[2 * i : 2 * i + 2].mean(axis=0).max() < 0.75
+            right += (reading.rank, reading.suit) == (truth.rank, truth.suit)
+            assert reading.rank in (None, truth.rank), f"{truth.label} read as {reading.label}"
+    # measured: 14 cards, 9 unsure on their corners, all 14 read right
+    assert unsure_corners >= cards // 2
+    assert right >= cards - 1
 
 
 def test_read_batch_without_quads_and_bad_image(playing_reader: CardReader) -> None:
