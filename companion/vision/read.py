@@ -6,7 +6,7 @@ or upside down) and reads all of them with one batched call per model:
 - playing cards: a small ONNX CNN reads both corner indices of every card (the top-left
   one and the bottom-right one turned by 180°, so the card's own orientation does not
   matter) as Ace..King, a back, or not a card, plus the suit; a second one reads the whole
-  face shrunk to 40x56, whose pips still count where a small or blurred index no longer
+  face warped to 40x56, whose pips still count where a small or blurred index no longer
   reads; the three views are combined (`_combine_views`).
 - an enrolled deck: a small ONNX CNN embeds each whole card; the embeddings of the deck's
   enrolled pictures (both ways up) are computed once; the nearest enrolled card wins only

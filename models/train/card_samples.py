@@ -177,8 +177,10 @@ def synthetic_cards(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`n` samples from one seed: (cards (n, H, W, 3), rank classes, suit classes)."""
     rng = np.random.default_rng(seed)
-    cards, ranks, suits = zip(*(synthetic_card(rng, cut) for _ in range(n)), strict=True)
-    return np.stack(cards), np.array(ranks, np.int64), np.array(suits, np.int64)
+    samples = [synthetic_card(rng, cut) for _ in range(n)]
+    return _as_arrays(
+        [s[0] for s in samples], [s[1] for s in samples], [s[2] for s in samples], cut
+    )
 
 
 def scene_cards(
