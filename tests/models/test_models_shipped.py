@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision.features import CORNER_SIZE, EMBED_SIZE
+from companion.vision.features import CORNER_SIZE, EMBED_SIZE, WHOLE_SIZE
 from companion.vision.onnx_models import model_session
-from companion.vision.read import EMBED_MODEL, PLAYING_MODEL
+from companion.vision.read import EMBED_MODEL, PLAYING_MODEL, WHOLE_MODEL
 
 MAX_BYTES = 2 * 1024 * 1024
 
 
-@pytest.mark.parametrize("path", [PLAYING_MODEL, EMBED_MODEL], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [PLAYING_MODEL, WHOLE_MODEL, EMBED_MODEL], ids=lambda p: p.name)
 def test_model_is_one_small_file_with_a_supported_opset(path) -> None:
     assert path.is_file(), f"{path} missing: see models/README.md"
     assert path.stat().st_size < MAX_BYTES
@@ -22,12 +22,17 @@ def test_model_is_one_small_file_with_a_supported_opset(path) -> None:
     assert max(o.version for o in model.opset_import if o.domain in ("", "ai.onnx")) <= 21
 
 
-def test_playing_model_takes_any_batch_and_gives_probabilities() -> None:
-    session = model_session(PLAYING_MODEL)
-    width, height = CORNER_SIZE
+@pytest.mark.parametrize(
+    ("path", "size", "name"),
+    [(PLAYING_MODEL, CORNER_SIZE, "corners"), (WHOLE_MODEL, WHOLE_SIZE, "cards")],
+    ids=("corners", "whole face"),
+)
+def test_playing_models_take_any_batch_and_give_probabilities(path, size, name) -> None:
+    session = model_session(path)
+    width, height = size
     for batch in (1, 7, 30):
         x = np.random.default_rng(batch).random((batch, 3, height, width), np.float32)
-        rank, suit = session.run(None, {"corners": x})
+        rank, suit = session.run(None, {name: x})
         assert rank.shape == (batch, 15) and suit.shape == (batch, 4)
         np.testing.assert_allclose(rank.sum(axis=1), 1, atol=1e-4)
         np.testing.assert_allclose(suit.sum(axis=1), 1, atol=1e-4)
