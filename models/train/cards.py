@@ -107,7 +107,8 @@ def _batches(n: int, size: int, rng: np.random.Generator):
 def evaluate(
     model: ReaderNet, data: tuple[np.ndarray, np.ndarray, np.ndarray]
 ) -> tuple[float, float]:
-    """(rank accuracy, suit accuracy where a suit applies) over single corner views."""
+    """(rank accuracy, suit accuracy where a suit applies) over single views (corner
+    patches, or whole faces for the whole-face reader)."""
     views, ranks, suits = data
     model.eval()
     device = next(model.parameters()).device

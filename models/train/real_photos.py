@@ -161,9 +161,9 @@ def real_card_samples(
     from companion.vision.features import rectify_cards
     from companion.vision.geometry import order_clockwise
 
-    cut = cut or rectify_cards
-
     from .card_samples import NO_SUIT, NONE_CLASS
+
+    cut = cut or rectify_cards
 
     rng = np.random.default_rng(seed)
     suits = ("clubs", "diamonds", "hearts", "spades")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import PLAYERS, run_async, screen_text
 from textual.app import App
 from textual.binding import Binding
@@ -61,13 +62,21 @@ async def test_undo_takes_back_the_last_fact(store: Store, session: GameSession)
         assert store.entries(session.game_id)[-1].__class__.__name__ == "Undone"
 
 
+@pytest.mark.parametrize(
+    ("key", "message"),
+    [("u", "nothing to undo"), ("x", "x is for camera play")],
+    ids=("undo with nothing recorded", "the camera key in manual play"),
+)
 @run_async
-async def test_undo_with_nothing_recorded_shows_the_message(store: Store, session: GameSession):
+async def test_a_key_with_nothing_to_act_on_says_why(
+    store: Store, session: GameSession, key: str, message: str
+):
     app = CompanionApp(store, session=session)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("u")
+        await pilot.press(key)
         await pilot.pause()
-        assert "nothing to undo" in screen_text(app)
+        assert message in screen_text(app)
+        assert session.events == ()
 
 
 @run_async
@@ -84,16 +93,6 @@ async def test_an_illegal_key_shows_the_engine_message_and_changes_nothing(
         await pilot.press("enter")  # nothing pending: refused again, nothing recorded
         assert session.events == before
         assert len(store.entries(session.game_id)) == len(before)
-
-
-@run_async
-async def test_the_camera_key_is_refused_in_manual_play(store: Store, session: GameSession):
-    app = CompanionApp(store, session=session)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("x")
-        await pilot.pause()
-        assert "x is for camera play" in screen_text(app)
-        assert session.events == ()
 
 
 @run_async
