@@ -6,9 +6,11 @@ phones make phantoms. A 113k-weight U-Net (`models/README.md`, trained on the pr
 renderer only) looks at the whole frame scaled to a long side of `NET_LONG_SIDE` and says
 per pixel (at half that resolution) whether it is card, and whether it is a card's "core":
 the card eroded by `CORE_MARGIN` of its short side. Cores of touching or overlapping cards
-never touch, so each connected core is one card; it is grown back into the card pixels
+seldom touch, so each connected core is one card; it is grown back into the card pixels
 nearest to it, and the grown blob's minimum-area rectangle is the rough quad, whose sides
 `find_cards_learned` then places at full resolution with the edge finder's own tools.
+Where two white cards overlap, their cores can meet in a bridge; a blob grown from such a
+core is no card's shape, and its core is split where the net is surest (`SPLIT_LEVEL`).
 
 On its own (`--finder learned`) it finds more cards than the edge finder and makes fewer
 phantoms, but its corners are less exact and it does worse on the real photos; the
@@ -33,6 +35,11 @@ STRIDE = 16  # the net halves the picture four times: input sides are multiples 
 CORE_MARGIN = 0.2  # a card's core: its mask eroded by this fraction of its short side
 CARD_LEVEL = 0.5  # probability above which a pixel is card
 SEED_LEVEL = 0.75
+# Two white cards overlapping on a white-ish pair can have their cores bridged even above
+# SEED_LEVEL; at SPLIT_LEVEL the bridge breaks. A seed splits into its parts above
+# SPLIT_LEVEL when at least two of them hold SPLIT_PART of the largest one's pixels.
+SPLIT_LEVEL = 0.95
+SPLIT_PART = 0.25
 # The card mask (probability > CARD_LEVEL) reaches this many net-input pixels past a
 # card's edge on every side: the median over 471 cards of the tuning scenes (seeds
 # 950,000+).
@@ -138,22 +145,41 @@ def _blob_quads(card: np.ndarray, core: np.ndarray) -> np.ndarray:
     """One rectangle per card core, grown back over the card pixels nearest to it."""
     # Seeds: the surest core pixels. Two touching cards' cores may meet in a thin bridge
     # of doubtful pixels; their surest parts stay apart.
-    core_mask = (core > SEED_LEVEL).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(core_mask, connectivity=8)
-    if count <= 1:
+    seeds = (core > SEED_LEVEL).astype(np.uint8)
+    labels, quads = _grown_quads(card, seeds)
+    failed = [index for index, quad in enumerate(quads, start=1) if quad is None]
+    split = _split_bridged(seeds, labels, failed, core) if failed else None
+    if split is not None:
+        # Grown again with the bridged seeds split; only their parts' quads are new.
+        parts, again = _grown_quads(card, split)
+        for index, quad in enumerate(again, start=1):
+            if quad is not None and labels[parts == index][0] in failed:
+                quads.append(quad)
+    kept = [quad for quad in quads if quad is not None]
+    if not kept:
         return np.empty((0, 4, 2), np.float32)
+    return np.stack(kept).astype(np.float32)
+
+
+def _grown_quads(card: np.ndarray, seeds: np.ndarray) -> tuple[np.ndarray, list]:
+    """The seeds' labels, and per seed (label 1, 2, ...) its grown blob's rectangle, or
+    None where the blob is no card's shape."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(seeds, connectivity=8)
+    if count <= 1:
+        return labels, []
     # Every pixel learns its distance to the nearest core and which core that is.
     distance, nearest = cv2.distanceTransformWithLabels(
-        1 - core_mask, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP
+        1 - seeds, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP
     )
     to_core = np.zeros(int(nearest.max()) + 1, np.int32)
-    to_core[nearest[core_mask > 0]] = labels[core_mask > 0]
+    to_core[nearest[seeds > 0]] = labels[seeds > 0]
     owner = to_core[nearest]
     card_mask = card > CARD_LEVEL
     long_side = max(card.shape)
     min_len, max_len = MIN_LENGTH_FRACTION * long_side, MAX_LENGTH_FRACTION * long_side
-    quads = []
+    quads: list[np.ndarray | None] = []
     for index in range(1, count):
+        quads.append(None)
         x, y, w, h, area = stats[index]
         if area < 4:
             continue
@@ -179,7 +205,30 @@ def _blob_quads(card: np.ndarray, core: np.ndarray) -> np.ndarray:
             continue
         if len(points) < MIN_FILL * rw * rh:
             continue
-        quads.append(cv2.boxPoints(((cx, cy), (rw, rh), angle)))
-    if not quads:
-        return np.empty((0, 4, 2), np.float32)
-    return np.stack(quads).astype(np.float32)
+        quads[-1] = cv2.boxPoints(((cx, cy), (rw, rh), angle))
+    return labels, quads
+
+
+def _split_bridged(
+    seeds: np.ndarray, labels: np.ndarray, failed: list[int], core: np.ndarray
+) -> np.ndarray | None:
+    """`seeds` with each failed seed (by label) that holds two cards' cores cut down to
+    its parts above SPLIT_LEVEL; None where no failed seed splits."""
+    count, sure, stats, _ = cv2.connectedComponentsWithStats(
+        (core > SPLIT_LEVEL).astype(np.uint8), connectivity=8
+    )
+    # the seed each sure part lies in (a sure part lies inside one seed)
+    seed_of = np.zeros(count, np.int32)
+    seed_of[sure.ravel()] = labels.ravel()
+    areas = stats[:, cv2.CC_STAT_AREA]
+    out = None
+    for seed in failed:
+        parts = np.flatnonzero(seed_of[1:] == seed) + 1
+        if len(parts) < 2 or np.count_nonzero(areas[parts] >= SPLIT_PART * areas[parts].max()) < 2:
+            continue
+        if out is None:
+            out = seeds.copy()
+        inside = labels == seed
+        out[inside] = 0
+        out[inside & np.isin(sure, parts)] = 1
+    return out

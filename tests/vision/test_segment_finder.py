@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from companion.vision.geometry import quad_iou
-from companion.vision.segment import card_maps, net_input, net_size, rough_quads
+from companion.vision import segment
+from companion.vision.segment import CardMaps, card_maps, net_input, net_size, rough_quads
 from companion.vision.segment import find_cards_learned as find_cards
 from companion.vision.synth import random_scene, render_scene
 
@@ -96,3 +97,23 @@ def test_the_pipeline_takes_either_finder_by_name_and_refuses_others():
         assert CardPipeline(deck, finder=name).read(np.full((90, 160, 3), 80, np.uint8)) == []
     with pytest.raises(ValueError, match="expected one of both, edges, learned"):
         CardPipeline(deck, finder="magic")
+
+
+def test_bridged_cores_of_two_cards_side_by_side_are_split(monkeypatch) -> None:
+    # Two landscape cards end to end (56x40 net pixels each): their cores meet in a bridge
+    # sure enough to seed (0.85), and one blob over both is too long for a card.
+    card, core = np.zeros((180, 320), np.float32), np.zeros((180, 320), np.float32)
+    card[70:110, 40:150] = 0.99
+    core[78:102, 48:88] = core[78:102, 102:142] = 0.97
+    core[86:94, 88:102] = 0.85
+    truths = [
+        np.float32([[40, 70], [96, 70], [96, 110], [40, 110]]) - 0.5,
+        np.float32([[94, 70], [150, 70], [150, 110], [94, 110]]) - 0.5,
+    ]
+    maps = CardMaps(card, core, 1.0, 1.0)
+    quads = rough_quads(maps)
+    assert len(quads) == 2
+    for truth in truths:
+        assert max(quad_iou(q, truth) for q in quads) >= 0.85
+    monkeypatch.setattr(segment, "SPLIT_LEVEL", 1.0)  # no split: the merged blob is dropped
+    assert len(rough_quads(maps)) == 0
