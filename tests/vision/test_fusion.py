@@ -10,7 +10,9 @@ import pytest
 from companion.vision.decks import load_deck
 from companion.vision.fusion import (
     LEARNED_ALONE_FLOOR,
+    TWIN,
     Candidates,
+    _read_quads,
     find_candidates,
     pick_readings,
 )
@@ -64,6 +66,49 @@ def test_a_rough_rectangle_that_reads_better_stands_for_its_learned_card() -> No
     rough = {1: reading(rough_quads[1], NOT_A_CARD, 0.99)}
     placed[1] = reading(placed_quads[1], OTHER, 0.6)
     assert same(pick_readings(found, placed, rough), [placed[1]])
+
+
+class ScriptedReader:
+    """Reads each quad as scripted (by its top-left corner) and records every batch."""
+
+    def __init__(self, script: dict[tuple[float, float], tuple[str, float]]) -> None:
+        self.script, self.batches = script, []
+
+    def read_batch(self, image: np.ndarray, quads: list) -> list[CardReading]:
+        self.batches.append([tuple(q[0]) for q in quads])
+        return [reading(q, *self.script[tuple(q[0])]) for q in quads]
+
+
+def test_a_learned_twin_of_a_surely_read_edge_quad_is_not_read_again() -> None:
+    sure, unsure, alone = card_at(100, 100), card_at(300, 100), card_at(500, 100)
+    sure_twin, unsure_twin = card_at(101, 100), card_at(300, 101)
+    assert quad_iou(sure, sure_twin) >= TWIN and quad_iou(unsure, unsure_twin) >= TWIN
+    found = Candidates(
+        [sure, unsure],
+        [True, True],
+        [sure_twin, unsure_twin, alone],
+        [sure_twin, unsure_twin, alone],
+    )
+    reader = ScriptedReader(
+        {
+            (100, 100): ("back", 0.95),
+            (101, 100): ("back", 0.96),
+            (300, 100): (OTHER, 0.3),
+            (300, 101): ("back", 0.92),
+            (500, 100): ("back", 0.97),
+        }
+    )
+    readings = _read_quads(np.zeros((10, 10, 3), np.uint8), reader, found)
+    assert reader.batches == [[(100, 100), (300, 100), (500, 100)], [(300, 101)]]
+    assert readings[2] is readings[0]  # the sure edge reading stands for its twin
+    assert (readings[3].label, readings[3].confidence) == ("back", 0.92)
+    # one reading per card in the end
+    assert len(pick_readings(found, readings, {})) == 3
+    # an edge quad the net does not agree with has no twin: its learned quad is read
+    found = Candidates([sure], [False], [sure_twin], [sure_twin])
+    reader.batches.clear()
+    _read_quads(np.zeros((10, 10, 3), np.uint8), reader, found)
+    assert reader.batches == [[(100, 100), (101, 100)], []]
 
 
 def test_overlapping_cards_of_one_finder_both_stay() -> None:
