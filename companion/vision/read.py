@@ -85,14 +85,23 @@ SURE_VIEW = 0.9
 UNSURE_VIEW = 0.6
 # Enrolled decks: cosine similarity of the embeddings to the best enrolled picture, and its
 # margin over the best picture of any other card (measured: right cards about 0.9 and 0.6,
-# playing cards and clutter below 0.4; models/README.md).
-MIN_SIMILARITY = 0.6
+# playing cards and clutter below 0.4; models/README.md). 0.65, not 0.6: a blurred Jack
+# read as a lynx at 0.63 (evaluation scenes, seed 900,000); 2 of about 1,170 animal cards
+# of the tuning scenes read right fell below it.
+MIN_SIMILARITY = 0.65
 # Below this similarity to every enrolled picture a quad is nothing of the deck at all (a
 # note, a seat marker, a phone the finder took for a card): "not a card", dropped by the
-# pipeline. Measured with the edge finder on rendered tables (seeds 950,500+ and
-# 6,100,000+): 3 of 319 quads on cards fall below 0.4 (unreadable ones), and 49 of 61
-# quads on things.
-MIN_CARD_SIMILARITY = 0.4
+# pipeline. Measured on every quad of both finders (edge, placed and rough) on rendered
+# tables (40 animal scenes from seed 950,000, 150 empty tables from 6,100,000): 27 of
+# 1,618 quads on cards fall below 0.5, and 140 of 181 quads on things; the phantoms on
+# those empty tables fell from 7 to 3 (0.4 before).
+MIN_CARD_SIMILARITY = 0.5
+# A card, face or back, carries print: the spread of its pixels (0..1, the embedding's
+# input) is at least this. On the same tuning tables the finders' quads on cards spread
+# by 0.076 or more (1 in 100 below 0.094), while bare cloth, blank notes and dark phone
+# screens spread by as little as 0.02; the embedding, which takes out each card's own
+# spread, may liken such a featureless quad to a small blurred back.
+MIN_PRINT = 0.05
 # A quad whose sides differ by less than this (a 5:7 card is 1.4) may be a card seen
 # steeply from its long side, ordered sideways; the playing-card reader tries it turned.
 SIDEWAYS_RATIO = 1.25
@@ -197,7 +206,11 @@ class CardReader:
 
     def _embed(self, cards: np.ndarray) -> np.ndarray:
         """Unit embeddings of READ_SIZE cards, one batched call: (N, D)."""
-        return self._session.run(None, {"cards": embed_input(cards)})[0]
+        return self._embed_input(embed_input(cards))
+
+    def _embed_input(self, batch: np.ndarray) -> np.ndarray:
+        """Unit embeddings of cards already in `features.embed_input` form: (N, D)."""
+        return self._session.run(None, {"cards": batch})[0]
 
     def _template_matrix(self, deck: DeckProfile) -> tuple[np.ndarray, np.ndarray]:
         """Embeddings of every enrolled picture both ways up, with each row's card key."""
@@ -208,8 +221,11 @@ class CardReader:
         return self._embed(both), np.concatenate([keys, keys])
 
     def _read_enrolled(self, cards: np.ndarray, corners: Sequence[np.ndarray]) -> list[CardReading]:
-        """Nearest enrolled card by embedding, kept only with a clear margin."""
-        similarity = self._embed(cards) @ self._templates.T
+        """Nearest enrolled card by embedding, kept only with a clear margin; a quad with no
+        print in it (`MIN_PRINT`) is no card."""
+        batch = embed_input(cards)
+        spread = batch.reshape(len(batch), -1).std(axis=1)
+        similarity = self._embed_input(batch) @ self._templates.T
         per_key = np.stack(
             [similarity[:, self._template_keys == key].max(axis=1) for key in CARD_KEYS], axis=1
         )
@@ -217,6 +233,8 @@ class CardReader:
         readings = []
         for i in range(len(cards)):
             best, runner_up = per_key[i, order[i, 0]], per_key[i, order[i, 1]]
+            if spread[i] < MIN_PRINT:
+                best = 0.0  # featureless: like nothing of the deck
             key = CARD_KEYS[order[i, 0]]
             readings.append(
                 _enrolled_reading(key, float(best), float(best - runner_up), corners[i])

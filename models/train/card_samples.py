@@ -15,7 +15,9 @@ import numpy as np
 
 from companion.vision.features import rectify_cards
 from companion.vision.geometry import order_clockwise
+from companion.vision.synth import DistractorSpec
 from companion.vision.synth.art import PLAYING_BACK_STYLES, card_back, card_face, card_mask
+from companion.vision.synth.props import draw_distractor
 from companion.vision.synth.textures import TABLE_STYLES, table_surface
 from companion.vision.types import SUITS
 
@@ -64,6 +66,23 @@ def _clutter(rng: np.random.Generator) -> np.ndarray:
             size = (int(rng.integers(20, 200)), int(rng.integers(20, 250)))
             cv2.rectangle(art, center, (center[0] + size[0], center[1] + size[1]), color, -1)
     return art
+
+
+def square_thing(rng: np.random.Generator) -> np.ndarray:
+    """A seat marker or a sticky note filling a card's picture, stretched as a finder's
+    square quad on it is when it is read as a card: the phantoms an animal reader met."""
+    side = 250
+    canvas = np.zeros((side, side, 3), np.uint8)
+    thing = DistractorSpec(
+        "marker" if rng.random() < 0.7 else "note",
+        (side / 2, side / 2),
+        float(side),
+        float(rng.choice([0.0, 90.0, 180.0, 270.0])),
+        tuple(int(v) for v in rng.integers(0, 256, 3)),
+        int(rng.integers(0, 50)),
+    )
+    draw_distractor(canvas, thing)
+    return cv2.resize(canvas, (250, 350), interpolation=cv2.INTER_LINEAR)
 
 
 def _light(image: np.ndarray, rng: np.random.Generator, motion_rate: float = 0.15) -> np.ndarray:
@@ -289,3 +308,52 @@ def _as_arrays(
         np.array(ranks, np.int64),
         np.array(suits, np.int64),
     )
+
+
+def found_animal_views(
+    editions: range, scenes_per_edition: int, empty_tables: int, seed: int
+) -> tuple[dict[tuple[int, int], list[np.ndarray]], list[np.ndarray]]:
+    """Cards cut along the quads the card finders really return, and hard negatives.
+
+    For the enrolled-deck embedding (`embed.py`): views keyed by (edition, card key:
+    0..4 for the ranks 1..5, 5 for the back), and negatives. Why: the finders' quads sit
+    2 to 4 pixels off on small, blurred or glared cards, and a card cut that way looked
+    like none of its deck to an embedding trained on true corners; the quads on phones,
+    notes and seat markers are the phantoms to keep away.
+    Scenes of each edition are rendered and read by both finders (`fusion.find_candidates`:
+    the edge quads, the placed learned quads and their rough rectangles); a quad on a card
+    (IoU 0.7 or more, not sideways) is a view of that (edition, key); one overlapping no
+    card is a negative, as is every quad on the empty tables.
+    """
+    from companion.vision.fusion import find_candidates
+    from companion.vision.geometry import quad_iou
+    from companion.vision.synth import random_scene, render_scene
+
+    rng = np.random.default_rng(seed)
+    views: dict[tuple[int, int], list[np.ndarray]] = {}
+    negatives: list[np.ndarray] = []
+    jobs = [edition for edition in editions for _ in range(scenes_per_edition)]
+    jobs += [None] * empty_tables
+    for edition in jobs:
+        if edition is None:
+            things = int(rng.integers(2, 6))
+            spec = random_scene(rng, 0, distractors=things, hand_rate=0.5)
+        else:
+            n_cards = int(rng.integers(8, 16))
+            spec = random_scene(rng, n_cards, "animals", edition=edition, face_up_rate=0.6)
+        image, truths = render_scene(spec)
+        found = find_candidates(image)
+        for quad in found.edges + found.learned + found.rough:
+            quad = order_clockwise(quad)
+            overlaps = [quad_iou(quad, t.corners) for t in truths] or [0.0]
+            best = int(np.argmax(overlaps))
+            if overlaps[best] < 0.05:
+                negatives.append(rectify_cards(image, [quad])[0])
+            elif overlaps[best] >= 0.7 and edition is not None:
+                truth = truths[best]
+                errors = [np.abs(np.roll(quad, k, 0) - truth.corners).max() for k in range(4)]
+                if int(np.argmin(errors)) % 2:
+                    continue  # sideways: the reader turns those itself
+                key = truth.rank - 1 if truth.face == "up" else 5  # 1..5, back
+                views.setdefault((edition, key), []).append(rectify_cards(image, [quad])[0])
+    return views, negatives

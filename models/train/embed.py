@@ -7,7 +7,10 @@ animal editions (`synth.art`, integer seeds; the named editions "classic" and "w
 are never used, so they measure how the embedding does on art it has not seen):
 each query (a card as the camera sees it) must be nearer its own card's template than the
 deck's other five, and things that are no card of the deck (playing cards, table,
-clutter) must stay far from every template.
+clutter, seat markers) must stay far from every template. Up to half the queries are cut
+along the quads the card finders really return on rendered scenes, and the finders' quads
+on no card are negatives (`card_samples.found_animal_views`): the reader meets those, not
+true corners.
 """
 
 from __future__ import annotations
@@ -24,9 +27,18 @@ from companion.vision.features import EMBED_SIZE, READ_SIZE, embed_input
 from companion.vision.synth.art import PLAYING_BACK_STYLES, card_back, card_face
 from companion.vision.types import SUITS
 
-from .card_samples import _clutter, _light, _placed, order_clockwise, rectify_cards
+from .card_samples import (
+    _clutter,
+    _light,
+    _placed,
+    found_animal_views,
+    order_clockwise,
+    rectify_cards,
+    square_thing,
+)
 
 KEYS = 6  # 1..5 and back
+NEGATIVES = 4  # negatives per edition in a training step
 
 
 def _art(edition: int, key: int) -> np.ndarray:
@@ -35,16 +47,25 @@ def _art(edition: int, key: int) -> np.ndarray:
     return np.array(card_back("animals", edition))
 
 
-# Corner error of the quads the reader is handed, as a fraction of the card's diagonal:
-# the card finder can be off by several pixels on small, glared or blurred cards.
-QUAD_JITTER = 0.01
+# Corner error of the rendered single cards' quads: each coordinate's standard deviation,
+# as a fraction of the card's diagonal, drawn per card between these two. The finders are
+# off by a fraction of a pixel on a big sharp card, and by 2 to 4 pixels (3-5% of the
+# diagonal) on a 60-pixel card, a glared or a blurred one (tuning scenes, seeds 950,000+);
+# the views cut along the finders' own quads (`found_animal_views`) bring the rest.
+QUAD_JITTER = (0.005, 0.025)
+# Scenes rendered per edition, and empty tables, for the finders' own quads.
+FOUND_SCENES = 2
+FOUND_EMPTY_TABLES = 300
+# Cards from this long (pixels) to 320: the finders hand the reader cards down to about 50.
+MIN_LENGTH = 45.0
 
 
 def _seen(art: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The card as the reader sees it on a table (rectified, maybe upside down)."""
-    scene, corners = _placed(art, rng)
+    scene, corners = _placed(art, rng, min_length=MIN_LENGTH)
     scene = _light(scene, rng)
-    jitter = rng.normal(0, QUAD_JITTER * np.linalg.norm(corners[0] - corners[2]), corners.shape)
+    spread = rng.uniform(*QUAD_JITTER) * np.linalg.norm(corners[0] - corners[2])
+    jitter = rng.normal(0, spread, corners.shape)
     return rectify_cards(scene, [order_clockwise(corners + jitter.astype(np.float32))])[0]
 
 
@@ -71,25 +92,38 @@ def _negative(rng: np.random.Generator) -> np.ndarray:
         )
     elif kind < 0.7:
         art = np.array(card_back("playing-cards", PLAYING_BACK_STYLES[rng.integers(3)]))
+    elif kind < 0.85:
+        art = square_thing(rng)
     else:
         art = _clutter(rng)
     return _seen(art, rng)
 
 
-def build_pool(editions: range, queries: int, negatives: int, seed: int) -> dict[str, np.ndarray]:
-    """Templates (E, 6, H, W, 3), queries (E, 6, Q, H, W, 3) and negatives (N, H, W, 3)."""
+def build_pool(
+    editions: range, queries: int, negatives: int, seed: int, found_share: float = 0.5
+) -> dict[str, np.ndarray]:
+    """Templates (E, 6, H, W, 3), queries (E, 6, Q, H, W, 3) and negatives (N, H, W, 3).
+
+    Up to `found_share` of each card's queries are cut along the finders' own quads
+    (`card_samples.found_animal_views`), the rest are rendered single cards; the
+    negatives are rendered things plus the finders' quads on no card.
+    """
     rng = np.random.default_rng(seed)
     width, height = READ_SIZE
     n = len(editions)
+    found, hard = found_animal_views(editions, FOUND_SCENES, FOUND_EMPTY_TABLES, seed + 1)
+    print(f"{sum(map(len, found.values()))} found views, {len(hard)} hard negatives", flush=True)
     templates = np.empty((n, KEYS, height, width, 3), np.uint8)
     seen = np.empty((n, KEYS, queries, height, width, 3), np.uint8)
     for i, edition in enumerate(editions):
         for key in range(KEYS):
             art = _art(edition, key)
             templates[i, key] = _enrolled(art, rng)
+            cut = found.get((edition, key), [])
+            picked = rng.permutation(len(cut))[: int(found_share * queries)]
             for q in range(queries):
-                seen[i, key, q] = _seen(art, rng)
-    negs = np.stack([_negative(rng) for _ in range(negatives)])
+                seen[i, key, q] = cut[picked[q]] if q < len(picked) else _seen(art, rng)
+    negs = np.stack([_negative(rng) for _ in range(negatives)] + hard)
     return {"templates": templates, "queries": seen, "negatives": negs}
 
 
@@ -138,11 +172,11 @@ def _step_loss(
     queries = pool["queries"][eds[:, None], np.arange(KEYS)[None], q_idx].reshape(
         -1, *pool["queries"].shape[3:]
     )
-    negs = pool["negatives"][rng.choice(len(pool["negatives"]), decks * 2, replace=False)]
+    negs = pool["negatives"][rng.choice(len(pool["negatives"]), decks * NEGATIVES, replace=False)]
     t_up = _embed(model, templates).view(decks, KEYS, -1)
     t_down = _embed(model, _turned(templates)).view(decks, KEYS, -1)
     q = _embed(model, queries).view(decks, KEYS, -1)
-    z_neg = _embed(model, negs).view(decks, 2, -1)
+    z_neg = _embed(model, negs).view(decks, NEGATIVES, -1)
     # similarity of each query to each template of its own deck, the better way up
     sim = torch.maximum(
         torch.einsum("dqe,dke->dqk", q, t_up), torch.einsum("dqe,dke->dqk", q, t_down)
@@ -160,7 +194,7 @@ def _step_loss(
 def train(out: Path, seed: int = 0, editions: int = 160, steps: int = 1200) -> None:
     """Train from fixed seeds and write the ONNX embedding to `out`."""
     t0 = time.time()
-    pool = build_pool(range(1, editions + 1), queries=6, negatives=1000, seed=seed)
+    pool = build_pool(range(1, editions + 1), queries=8, negatives=1000, seed=seed)
     print(f"pool ready in {time.time() - t0:.0f}s", flush=True)
     export(fit(pool, seed, steps), out)
 

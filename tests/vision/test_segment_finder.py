@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision.geometry import quad_iou
 from companion.vision import segment
+from companion.vision.geometry import quad_iou
 from companion.vision.segment import CardMaps, card_maps, net_input, net_size, rough_quads
 from companion.vision.segment import find_cards_learned as find_cards
 from companion.vision.synth import random_scene, render_scene
