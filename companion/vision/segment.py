@@ -35,9 +35,10 @@ STRIDE = 16  # the net halves the picture four times: input sides are multiples 
 CORE_MARGIN = 0.2  # a card's core: its mask eroded by this fraction of its short side
 CARD_LEVEL = 0.5  # probability above which a pixel is card
 SEED_LEVEL = 0.75
-# Two white cards overlapping on a white-ish pair can have their cores bridged even above
-# SEED_LEVEL; at SPLIT_LEVEL the bridge breaks. A seed splits into its parts above
-# SPLIT_LEVEL when at least two of them hold SPLIT_PART of the largest one's pixels.
+# Two white cards overlapping can have their cores bridged even above SEED_LEVEL (an Ace
+# half under a 9 on tuning scene 960,015); at SPLIT_LEVEL the bridge breaks. A seed splits
+# into its parts above SPLIT_LEVEL when two of them hold SPLIT_PART of the largest one's
+# pixels.
 SPLIT_LEVEL = 0.95
 SPLIT_PART = 0.25
 # The card mask (probability > CARD_LEVEL) reaches this many net-input pixels past a
