@@ -3,7 +3,7 @@ in models/README.md): rendered tables with per-pixel card and core masks, a smal
 its ONNX export. torch is imported only inside the functions that need it.
 
 Each sample is a frame as `companion.vision.segment` feeds the net (long side
-`segment.NET_LONG_SIDE`, padded to a multiple of `segment.STRIDE`) and two soft targets at
+`segment.TRAINED_LONG_SIDE`, padded to a multiple of `segment.STRIDE`) and two soft targets at
 the net's output resolution (half the input): "card" (every visible card pixel) and
 "core" (each card's visible part eroded by `CORE_MARGIN` of its short side, so that
 touching or overlapping cards fall apart into separate blobs). A share of the scenes is
@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.segment import CORE_MARGIN, STRIDE, net_input
+from companion.vision.segment import CORE_MARGIN, STRIDE, TRAINED_LONG_SIDE, net_input
 from companion.vision.synth import random_scene, render_scene
 from companion.vision.synth.camera import lens_maps, tilt_homography
 from companion.vision.synth.props import draw_hand
@@ -74,7 +74,7 @@ def scene_sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
     fraction = float(rng.uniform(0.5, 0.9)) if rng.random() < CROP_RATE else 1.0
     cw, ch = round(FRAME[0] * fraction), round(FRAME[1] * fraction)
     x0, y0 = int(rng.integers(0, FRAME[0] - cw + 1)), int(rng.integers(0, FRAME[1] - ch + 1))
-    net_in, sx, sy = net_input(image[y0 : y0 + ch, x0 : x0 + cw])
+    net_in, sx, sy = net_input(image[y0 : y0 + ch, x0 : x0 + cw], TRAINED_LONG_SIDE)
     pad_h, pad_w = net_in.shape[:2]
     # Frame pixel centres to net pixel centres (cv2.resize's convention), for the targets.
     to_net = np.array([[sx, 0, (0.5 - x0) * sx - 0.5], [0, sy, (0.5 - y0) * sy - 0.5]])

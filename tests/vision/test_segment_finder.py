@@ -12,7 +12,14 @@ import pytest
 
 from companion.vision import segment
 from companion.vision.geometry import quad_iou
-from companion.vision.segment import CardMaps, card_maps, net_input, net_size, rough_quads
+from companion.vision.segment import (
+    TRAINED_LONG_SIDE,
+    CardMaps,
+    card_maps,
+    net_input,
+    net_size,
+    rough_quads,
+)
 from companion.vision.segment import find_cards_learned as find_cards
 from companion.vision.synth import random_scene, render_scene
 
@@ -80,9 +87,11 @@ def test_portrait_picture_and_corner_order() -> None:
 
 
 def test_rough_quads_and_net_input_shapes() -> None:
-    assert net_size(1280, 720) == (320, 180, 320, 192)
-    assert net_size(378, 504) == (240, 320, 240, 320)
-    small, sx, sy = net_input(np.zeros((720, 1280, 3), np.uint8))
+    assert net_size(1280, 720) == (416, 234, 416, 240)
+    assert net_size(1280, 720, TRAINED_LONG_SIDE) == (320, 180, 320, 192)  # as in training
+    assert net_size(378, 504) == (240, 320, 240, 320)  # a phone photo: as in training
+    assert net_size(1920, 1080) == (416, 234, 416, 240)  # no more than a 1280 frame
+    small, sx, sy = net_input(np.zeros((720, 1280, 3), np.uint8), TRAINED_LONG_SIDE)
     assert small.shape == (192, 320, 3) and sx == sy == 0.25
     blank = rough_quads(card_maps(np.full((300, 400, 3), 128, np.uint8)))
     assert blank.shape == (0, 4, 2) and blank.dtype == np.float32
