@@ -92,6 +92,7 @@ UNSURE_VIEW = 0.6
 # floors, which leave 8 of 1,732 game cards read right before unread; the unseen woodland
 # edition reads 554 of 570 cards right instead of 561).
 MIN_SIMILARITY = 0.7
+MIN_MARGIN = 0.25
 # Below this similarity to every enrolled picture a quad is nothing of the deck at all (a
 # note, a seat marker, a phone the finder took for a card): "not a card", dropped by the
 # pipeline. Measured on every quad of both finders (edge, placed and rough) on rendered
@@ -108,7 +109,6 @@ MIN_PRINT = 0.05
 # A quad whose sides differ by less than this (a 5:7 card is 1.4) may be a card seen
 # steeply from its long side, ordered sideways; the playing-card reader tries it turned.
 SIDEWAYS_RATIO = 1.25
-MIN_MARGIN = 0.25
 
 
 class CardReader:

@@ -14,8 +14,8 @@ import cv2
 import numpy as np
 
 from companion.vision.features import rectify_cards
-from companion.vision.geometry import order_clockwise
-from companion.vision.synth import DistractorSpec
+from companion.vision.geometry import order_clockwise, quad_iou
+from companion.vision.synth import CardTruth, DistractorSpec
 from companion.vision.synth.art import PLAYING_BACK_STYLES, card_back, card_face, card_mask
 from companion.vision.synth.props import draw_distractor
 from companion.vision.synth.textures import TABLE_STYLES, table_surface
@@ -29,6 +29,7 @@ BACK_CLASS = 13
 NONE_CLASS = 14
 NO_SUIT = -1  # suit target ignored for backs and non-cards
 NO_OVERLAP = 0.05  # a finder's quad overlapping no card more than this is not a card
+NO_CARD = "no card"  # what such a quad lies on (`_under`)
 # How a sample is cut from its picture along a quad: `features.rectify_cards` (the corner
 # reader's READ_SIZE card) or `features.whole_views_of` (the whole-card reader's view).
 Cut = Callable[[np.ndarray, Sequence[np.ndarray]], np.ndarray]
@@ -236,7 +237,7 @@ def scene_cards(
     return _as_arrays(cards, ranks, suits, cut)
 
 
-def _truth_classes(truth) -> tuple[int, int]:  # CardTruth -> (rank class, suit class)
+def _truth_classes(truth: CardTruth) -> tuple[int, int]:  # (rank class, suit class)
     """The reader's classes for what a rendered card truly shows."""
     if truth.face == "down":
         return BACK_CLASS, NO_SUIT
@@ -263,7 +264,6 @@ def found_cards(
     "none", backs "back").
     """
     from companion.vision.detect import find_cards
-    from companion.vision.geometry import quad_iou
     from companion.vision.segment import find_cards_learned
     from companion.vision.synth import random_scene, render_scene
 
@@ -281,18 +281,10 @@ def found_cards(
         for finder in (find_cards, find_cards_learned):
             for quad in finder(image):
                 quad = order_clockwise(quad)
-                overlaps = [quad_iou(quad, t.corners) for t in truths] or [0.0]
-                best = int(np.argmax(overlaps))
-                if overlaps[best] < NO_OVERLAP:
-                    rank, suit = NONE_CLASS, NO_SUIT
-                elif overlaps[best] >= min_iou:
-                    truth = truths[best]
-                    errors = [np.abs(np.roll(quad, k, 0) - truth.corners).max() for k in range(4)]
-                    if int(np.argmin(errors)) % 2:
-                        continue  # sideways
-                    rank, suit = _truth_classes(truth)
-                else:
-                    continue  # part of a card, or two: no clear label
+                under = _under(quad, truths, min_iou)
+                if under is None:
+                    continue  # part of a card, or two, or a card ordered sideways
+                rank, suit = (NONE_CLASS, NO_SUIT) if under is NO_CARD else _truth_classes(under)
                 cards.append(cut(image, [quad])[0])
                 ranks.append(rank)
                 suits.append(suit)
@@ -326,7 +318,6 @@ def found_animal_views(
     card is a negative, as is every quad on the empty tables.
     """
     from companion.vision.fusion import find_candidates
-    from companion.vision.geometry import quad_iou
     from companion.vision.synth import random_scene, render_scene
 
     rng = np.random.default_rng(seed)
@@ -345,15 +336,25 @@ def found_animal_views(
         found = find_candidates(image)
         for quad in found.edges + found.learned + found.rough:
             quad = order_clockwise(quad)
-            overlaps = [quad_iou(quad, t.corners) for t in truths] or [0.0]
-            best = int(np.argmax(overlaps))
-            if overlaps[best] < 0.05:
+            under = _under(quad, truths, 0.7)
+            if under is NO_CARD:
                 negatives.append(rectify_cards(image, [quad])[0])
-            elif overlaps[best] >= 0.7 and edition is not None:
-                truth = truths[best]
-                errors = [np.abs(np.roll(quad, k, 0) - truth.corners).max() for k in range(4)]
-                if int(np.argmin(errors)) % 2:
-                    continue  # sideways: the reader turns those itself
-                key = truth.rank - 1 if truth.face == "up" else 5  # 1..5, back
+            elif under is not None and edition is not None:
+                key = under.rank - 1 if under.face == "up" else 5  # 1..5, back
                 views.setdefault((edition, key), []).append(rectify_cards(image, [quad])[0])
     return views, negatives
+
+
+def _under(quad: np.ndarray, truths: list[CardTruth], min_iou: float) -> CardTruth | str | None:
+    """What a finder's clockwise quad lies on: the card it overlaps by `min_iou` (None if it
+    is ordered sideways against it: the reader turns those itself), NO_CARD where it
+    overlaps no card more than NO_OVERLAP, None for part of a card or two."""
+    overlaps = [quad_iou(quad, t.corners) for t in truths] or [0.0]
+    best = int(np.argmax(overlaps))
+    if overlaps[best] < NO_OVERLAP:
+        return NO_CARD
+    if overlaps[best] < min_iou:
+        return None
+    truth = truths[best]
+    errors = [np.abs(np.roll(quad, k, 0) - truth.corners).max() for k in range(4)]
+    return None if int(np.argmin(errors)) % 2 else truth
