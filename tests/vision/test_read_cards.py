@@ -183,6 +183,16 @@ def test_card_views_combine_safely(tops, whole, rank) -> None:
     assert (reading.confidence >= 0.5) == (rank is not None or six_or_more)
 
 
+def test_a_blurred_eight_whose_pips_read_for_sure_is_a_sure_other_face() -> None:
+    """Blurred indices read as a 5 and a 6, the pips clearly an 8: a face that is no game
+    card, read for sure (the default finder keeps it); never while a corner reads a game
+    rank with some certainty."""
+    reading = _playing_reading(*_views((4, 0.41), (5, 0.45), whole=(7, 0.96)), DUMMY)
+    assert (reading.label, reading.rank) == (OTHER, None) and reading.confidence >= 0.7
+    reading = _playing_reading(*_views((4, 0.8), (5, 0.45), whole=(7, 0.96)), DUMMY)
+    assert reading.rank is None and reading.confidence < 0.5
+
+
 def test_an_unsure_back_is_no_card() -> None:
     """A phone or a dark note reads as a back at about 0.5-0.6; real backs at 0.8 and
     more: an unsure back is no card at all, and the pipeline drops it."""
