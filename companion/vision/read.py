@@ -47,6 +47,7 @@ RANK_TEXT: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
 BACK_CLASS = 13
 NONE_CLASS = 14
 GAME_RANKS = range(1, 6)
+NON_GAME_FACES = [k for k in range(BACK_CLASS) if k + 1 not in GAME_RANKS]  # 6..King classes
 NOT_A_CARD = "not a card"  # label of a quad that holds no card at all (the finder may drop it)
 OTHER = "other"  # label of a face the deck does not know, or cannot read for sure
 
@@ -298,22 +299,28 @@ def _combine_views(
         suits /= suits.sum()
         k, p = int(combined.argmax()), float(combined.max())
         if len(faces) == 2 and _corners_conflict(rank_p):
-            if _led_by_whole_face(rank_p, whole_rank, whole_suit, suits):
-                return int(whole_rank.argmax()), max(p, MIN_RANK_PROBABILITY), suits
-            if _no_game_face_seen(rank_p, whole_rank):
-                return seen, max(p, MIN_RANK_PROBABILITY), suits
-            return k, 0.5 * p, suits
+            led = _whole_face_lead(rank_p, whole_rank, whole_suit, suits, p)
+            return led or (k, 0.5 * p, suits)
     if k + 1 in GAME_RANKS and seen < BACK_CLASS and _suit_dissents(whole_suit, suits):
         return k, 0.5 * p, suits  # the pips' suit speaks against the corners'
     if k == BACK_CLASS or (
         k + 1 in GAME_RANKS and p >= MIN_RANK_PROBABILITY and suits.max() >= MIN_SUIT_PROBABILITY
     ):
         return k, p, suits
-    if _led_by_whole_face(rank_p, whole_rank, whole_suit, suits):
+    return _whole_face_lead(rank_p, whole_rank, whole_suit, suits, p) or (k, p, suits)
+
+
+def _whole_face_lead(
+    rank_p: np.ndarray, whole_rank: np.ndarray, whole_suit: np.ndarray, suits: np.ndarray, p: float
+) -> tuple[int, float, np.ndarray] | None:
+    """The whole face's rank at MIN_RANK_PROBABILITY or more (`p`, the views combined, if
+    higher) where it may lead: a game rank (`_led_by_whole_face`) or a sure 6..King
+    (`_no_game_face_seen`); None where it may not."""
+    if _led_by_whole_face(rank_p, whole_rank, whole_suit, suits) or _no_game_face_seen(
+        rank_p, whole_rank
+    ):
         return int(whole_rank.argmax()), max(p, MIN_RANK_PROBABILITY), suits
-    if _no_game_face_seen(rank_p, whole_rank):
-        return seen, max(p, MIN_RANK_PROBABILITY), suits
-    return k, p, suits
+    return None
 
 
 def _no_game_face_seen(rank_p: np.ndarray, whole_rank: np.ndarray) -> bool:
@@ -328,8 +335,7 @@ def _no_game_face_seen(rank_p: np.ndarray, whole_rank: np.ndarray) -> bool:
     k = int(whole_rank.argmax())
     if k + 1 in GAME_RANKS or k >= BACK_CLASS or whole_rank[k] < WHOLE_LEADS:
         return False
-    others = [c for c in range(BACK_CLASS) if c + 1 not in GAME_RANKS]
-    if rank_p[:, others].max() < CORNER_SUPPORT:
+    if rank_p[:, NON_GAME_FACES].max() < CORNER_SUPPORT:
         return False
     top = rank_p.argmax(axis=1)
     return not any(top[v] + 1 in GAME_RANKS and rank_p[v, top[v]] >= UNSURE_VIEW for v in (0, 1))

@@ -23,7 +23,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from companion.vision.features import EMBED_SIZE, READ_SIZE, embed_input
+from companion.vision.features import EMBED_SIZE, READ_SIZE, embed_input, turned
 from companion.vision.synth.art import PLAYING_BACK_STYLES, card_back, card_face
 from companion.vision.types import SUITS
 
@@ -157,10 +157,6 @@ def _embed(model: EmbedNet, cards: np.ndarray) -> torch.Tensor:
     return model(torch.from_numpy(embed_input(cards)))
 
 
-def _turned(cards: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(cards[..., ::-1, ::-1, :])
-
-
 def _step_loss(
     model: EmbedNet, pool: dict[str, np.ndarray], rng: np.random.Generator, decks: int
 ) -> torch.Tensor:
@@ -174,7 +170,7 @@ def _step_loss(
     )
     negs = pool["negatives"][rng.choice(len(pool["negatives"]), decks * NEGATIVES, replace=False)]
     t_up = _embed(model, templates).view(decks, KEYS, -1)
-    t_down = _embed(model, _turned(templates)).view(decks, KEYS, -1)
+    t_down = _embed(model, turned(templates)).view(decks, KEYS, -1)
     q = _embed(model, queries).view(decks, KEYS, -1)
     z_neg = _embed(model, negs).view(decks, NEGATIVES, -1)
     # similarity of each query to each template of its own deck, the better way up
