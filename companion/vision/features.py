@@ -72,6 +72,28 @@ def corner_views_of(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarra
     return views
 
 
+def top_left_views_of(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
+    """The top-left corner patch of each quad alone (`corner_views_of`' even rows): where
+    only that corner is in sight."""
+    x0, y0, x1, y1 = CORNER_BOX
+    top_left = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+    views = np.empty((len(quads), y1 - y0, x1 - x0, 3), np.uint8)
+    for i, quad in enumerate(quads):
+        views[i] = cv2.warpPerspective(image, top_left @ _to_card(quad), CORNER_SIZE, **_WARP)
+    return views
+
+
+def index_print(views: np.ndarray) -> np.ndarray:
+    """How much print each corner patch (N, h, w, 3) carries where an index stands (its
+    inner part, clear of the borders, where a loose patch shows the table): the spread
+    of grey there over the paper's grey (the patch's 90th percentile)."""
+    grey = views.astype(np.float32).mean(axis=3)
+    height, width = grey.shape[1:]
+    inner = grey[:, height // 8 : height - height // 8, width // 10 : width - width // 10]
+    paper = np.percentile(grey.reshape(len(grey), -1), 90, axis=1)
+    return inner.reshape(len(grey), -1).std(axis=1) / np.maximum(paper, 1.0)
+
+
 def corner_views(cards: np.ndarray) -> np.ndarray:
     """Both corner indices of each card, upright: (2N, h, w, 3), card i at 2i and 2i + 1.
 

@@ -128,6 +128,17 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
+def points_in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """For each (x, y) of `points` (N, 2), whether it lies inside the convex `quad` or on its
+    outline (either winding)."""
+    points = np.asarray(points, np.float64).reshape(-1, 2)
+    quad = np.asarray(quad, np.float64)
+    edges = np.roll(quad, -1, axis=0) - quad  # (4, 2)
+    rel = points[:, None, :] - quad[None]  # (N, 4, 2)
+    cross = edges[None, :, 0] * rel[..., 1] - edges[None, :, 1] * rel[..., 0]
+    return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
+
+
 def is_convex(quad: np.ndarray) -> bool:
     """True when the four corners, in their order, make a convex quadrilateral."""
     return bool(cv2.isContourConvex(as_quad(quad).reshape(-1, 1, 2)))

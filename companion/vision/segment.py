@@ -138,9 +138,10 @@ def net_input(image: np.ndarray, long_side: int | None = None) -> tuple[np.ndarr
     return small, w / width, h / height
 
 
-def card_maps(image: np.ndarray) -> CardMaps:
-    """The net's card and core probabilities for a BGR uint8 frame."""
-    small, sx, sy = net_input(image)
+def card_maps(image: np.ndarray, scaled: tuple[np.ndarray, float, float] | None = None) -> CardMaps:
+    """The net's card and core probabilities for a BGR uint8 frame; `scaled`: the frame's
+    `net_input`, where the caller made it already."""
+    small, sx, sy = scaled if scaled is not None else net_input(image)
     batch = np.ascontiguousarray(small.transpose(2, 0, 1)[None], dtype=np.float32)
     logits = model_session(MODEL).run(None, {"image": batch})[0][0]
     height, width = small.shape[:2]

@@ -12,7 +12,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__)
     parser.add_argument(
         "model",
-        choices=("cards", "cards-tune", "whole", "embed", "finder", "demo-deck", "evaluate"),
+        choices=(
+            "cards",
+            "cards-tune",
+            "whole",
+            "embed",
+            "finder",
+            "index",
+            "demo-deck",
+            "evaluate",
+        ),
         help="what to rebuild or measure",
     )
     parser.add_argument("--seed", type=int, default=0)
@@ -41,6 +50,11 @@ def main() -> None:
         from . import finder
 
         finder.train(args.out or MODELS_DATA / "card_finder.onnx", seed=args.seed)
+        return
+    if args.model == "index":
+        from . import index_finder
+
+        index_finder.train(args.out or MODELS_DATA / "index_finder.onnx", seed=args.seed)
         return
     if args.model == "demo-deck":
         from .demo_deck import make_demo_deck

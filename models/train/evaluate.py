@@ -62,20 +62,14 @@ def real_photos() -> Counter:
     return counts
 
 
-def _box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def real_photos_detected() -> Counter:
-    """Finder + reader on the real test split: each labelled card matched to a found quad.
+    """Finder + reader on the real test split: each labelled card matched to a reading as
+    `companion bench vision --real-photos` matches them (`bench.match_labels`).
 
-    A found quad that matches no labelled card and reads as a game card counts as a
-    "phantom game card"; labelled cards with no matching quad are "not found".
+    A reading that matches no labelled card and reads as a game card counts as a
+    "phantom game card"; labelled cards with no matching reading are "not found".
     """
+    from companion.vision.bench import match_labels
     from companion.vision.pipeline import CardPipeline
 
     pipeline = CardPipeline(load_deck("playing-cards"))
@@ -84,23 +78,21 @@ def real_photos_detected() -> Counter:
         if not cards or cards[0].split != "test":
             continue
         readings = pipeline.read(image)
-        boxes = [(*r.corners.min(axis=0), *r.corners.max(axis=0)) for r in readings]
-        used = set()
-        for card in cards:
-            ious = [_box_iou(card.box, b) for b in boxes]
-            best = int(np.argmax(ious)) if ious else -1
+        matches = match_labels(
+            [c.box for c in cards], [r.corners for r in readings], image.shape[:2]
+        )
+        for card, best in zip(cards, matches, strict=True):
             game = card.rank <= 5
             truth = ("up", card.rank if game else None, card.suit if game else None)
-            if best < 0 or ious[best] < 0.5:
+            if best is None:
                 counts["cards"] += 1
                 counts["game cards"] += game
                 counts["not found"] += 1
                 continue
-            used.add(best)
             r = readings[best]
             _score(truth, (r.face, r.rank, r.suit if game else None), counts)
         counts["phantom game cards"] += sum(
-            1 for i, r in enumerate(readings) if i not in used and r.rank is not None
+            1 for i, r in enumerate(readings) if i not in matches and r.rank is not None
         )
     return counts
 

@@ -162,10 +162,11 @@ def render_set(first_seed: int, count: int) -> Iterator[tuple[np.ndarray, np.nda
 # --- the net and its training (torch only here) --------------------------------------------
 
 
-def build_net():  # -> torch.nn.Module
-    """A small U-Net: input (N, 3, H, W) BGR 0..255, output (N, 2, H/2, W/2) logits (card,
-    core). It normalises each picture itself (per-channel mean, overall spread), so the
-    table's light level and colour cast do not matter. About 110k weights."""
+def build_net(outputs: int = 2):  # -> torch.nn.Module
+    """A small U-Net: input (N, 3, H, W) BGR 0..255, output (N, outputs, H/2, W/2) maps
+    (the finder's: card and core logits). It normalises each picture itself (per-channel
+    mean, overall spread), so the table's light level and colour cast do not matter. About
+    110k weights."""
     import torch
     from torch import nn
 
@@ -186,7 +187,7 @@ def build_net():  # -> torch.nn.Module
             self.l3, self.u3 = nn.Conv2d(48, 40, 1), conv(40, 40)
             self.l2, self.u2 = nn.Conv2d(40, 24, 1), conv(24, 24)
             self.l1, self.u1 = nn.Conv2d(24, 8, 1), conv(8, 8)
-            self.head = nn.Conv2d(8, 2, 1)
+            self.head = nn.Conv2d(8, outputs, 1)
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             mean = x.mean(dim=(2, 3), keepdim=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from companion.vision import corner_index, segment
 from companion.vision.features import CORNER_SIZE, EMBED_SIZE, WHOLE_SIZE
 from companion.vision.onnx_models import model_session
 from companion.vision.read import EMBED_MODEL, PLAYING_MODEL, WHOLE_MODEL
@@ -12,7 +13,10 @@ from companion.vision.read import EMBED_MODEL, PLAYING_MODEL, WHOLE_MODEL
 MAX_BYTES = 2 * 1024 * 1024
 
 
-@pytest.mark.parametrize("path", [PLAYING_MODEL, WHOLE_MODEL, EMBED_MODEL], ids=lambda p: p.name)
+SHIPPED = [PLAYING_MODEL, WHOLE_MODEL, EMBED_MODEL, segment.MODEL, corner_index.MODEL]
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
 def test_model_is_one_small_file_with_a_supported_opset(path) -> None:
     assert path.is_file(), f"{path} missing: see models/README.md"
     assert path.stat().st_size < MAX_BYTES
@@ -46,3 +50,14 @@ def test_embedding_model_gives_unit_vectors_for_any_batch() -> None:
         (z,) = session.run(None, {"cards": x})
         assert z.shape[0] == batch
         np.testing.assert_allclose(np.linalg.norm(z, axis=1), 1, atol=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("path", "channels"), [(segment.MODEL, 2), (corner_index.MODEL, 5)], ids=("finder", "index")
+)
+def test_map_models_take_any_frame_in_multiples_of_16(path, channels) -> None:
+    session = model_session(path)
+    for height, width in ((240, 416), (240, 320), (64, 96)):
+        x = np.random.default_rng(height).random((1, 3, height, width), np.float32) * 255
+        (maps,) = session.run(None, {"image": x})
+        assert maps.shape == (1, channels, height // 2, width // 2)

@@ -4,15 +4,21 @@ better one."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
+from companion.vision.corner_index import IndexHit
 from companion.vision.decks import load_deck
 from companion.vision.fusion import (
+    INDEX_CONTEXT,
     LEARNED_ALONE_FLOOR,
     TWIN,
     Candidates,
+    _index_cards,
     _read_quads,
+    _unexplained,
     find_candidates,
     pick_readings,
 )
@@ -195,3 +201,93 @@ def test_the_default_pipeline_reads_a_white_table_that_the_edge_finder_misses() 
     assert both >= right(CardPipeline(deck, finder="edges").read(image))
     assert both >= right(CardPipeline(deck, finder="learned").read(image))
     assert both >= 6  # of 8: a back 77% covered and an Ace read by neither
+
+
+class ScriptedIndexReader:
+    """A reader of a playing deck whose `read_index` answers from a script, by quad."""
+
+    def __init__(self, script: list) -> None:
+        self.script = script
+        self.deck = SimpleNamespace(kind="playing-cards")
+
+    def read_index(self, image, quads):
+        return [self.script[i] for i in range(len(quads))]
+
+
+def index_hit(quad: np.ndarray) -> IndexHit:
+    """The hit of the top-left corner index of `quad` (its middle a little inside)."""
+    return IndexHit(quad, quad[0] + (quad[1] - quad[0]) * 0.12 + (quad[3] - quad[0]) * 0.15, 0.9)
+
+
+def test_a_card_seen_only_by_its_corner_index_is_added() -> None:
+    hidden = card_at(100, 100)
+    ace = reading(hidden, "A of hearts", 0.9, rank=1)
+    other = reading(card_at(400, 100), "back", 0.95)
+    got = _index_cards(None, ScriptedIndexReader([ace]), [index_hit(hidden)], [other])
+    assert same(got, [other, ace])
+
+
+def test_an_index_inside_a_card_read_for_sure_adds_nothing() -> None:
+    card = card_at(100, 100)
+    two = reading(card, "2 of hearts", 0.9, rank=2)  # read from both corners and its pips
+    ace = reading(card_at(101, 100), "A of hearts", 0.9, rank=1)  # a pip read as an index
+    assert same(_index_cards(None, ScriptedIndexReader([ace]), [index_hit(card)], [two]), [two])
+    nine = reading(card, OTHER, 0.95)  # a sure 9: its pips are not a game card either
+    assert same(_index_cards(None, ScriptedIndexReader([ace]), [index_hit(card)], [nine]), [nine])
+
+
+def test_an_unsure_quad_holding_a_sure_index_gives_way_to_it() -> None:
+    # a quad spanning two cards read as an unsure face; the index of one of them is clear
+    spanning, card = card_at(100, 100, 100, 70), card_at(100, 100)
+    unsure = reading(spanning, OTHER, 0.6)
+    ace = reading(card, "A of clubs", 0.95, rank=1)
+    assert same(_index_cards(None, ScriptedIndexReader([ace]), [index_hit(card)], [unsure]), [ace])
+    back = reading(spanning, "back", 0.9)  # a face lying on a back: both stay
+    got = _index_cards(None, ScriptedIndexReader([ace]), [index_hit(card)], [back])
+    assert same(got, [back, ace])
+
+
+def test_both_corners_of_one_card_add_it_once_but_fanned_cards_all_count() -> None:
+    card = card_at(100, 100)
+    turned = np.roll(card, 2, axis=0)  # the bottom-right index: the quad seen from there
+    first, second = (reading(q, "A of hearts", c, rank=1) for q, c in ((card, 0.9), (turned, 0.8)))
+    got = _index_cards(
+        None, ScriptedIndexReader([first, second]), [index_hit(card), index_hit(turned)], []
+    )
+    assert same(got, [first])
+    # fanned: the next card lies 20 px to the right, its own index on the first one's face
+    fanned = card_at(120, 100)
+    two = reading(fanned, "2 of hearts", 0.9, rank=2)
+    got = _index_cards(
+        None, ScriptedIndexReader([first, two]), [index_hit(card), index_hit(fanned)], []
+    )
+    assert same(got, [first, two])
+
+
+def test_an_index_read_as_a_sure_six_to_king_adds_a_face_and_no_card_adds_nothing() -> None:
+    card, elsewhere = card_at(100, 100), card_at(300, 100)
+    nine = reading(card, OTHER, 0.95)  # read_index gives "other" only for a sure 6..King
+    script = [nine, reading(elsewhere, NOT_A_CARD, 0.3)]
+    hits = [index_hit(card), index_hit(elsewhere)]
+    assert same(_index_cards(None, ScriptedIndexReader(script), hits, []), [nine])
+
+
+def test_indices_are_looked_for_only_where_card_is_left_unexplained() -> None:
+    """The net's card map (half the frame's resolution) holds two cards; the indices are
+    looked for, around the second one, while it is read unsure or not at all."""
+    card = np.zeros((360, 640), np.float32)
+    card[50:85, 50:75] = 1.0  # frame (100, 100) to (150, 170)
+    card[50:85, 250:275] = 1.0  # frame (500, 100) to (550, 170)
+    scaled = (np.zeros((368, 640, 3), np.uint8), 0.5, 0.5)
+    found = Candidates([], [], [], [], CardMaps(card, card, 0.5, 0.5), scaled)
+    first, second = card_at(100, 100), card_at(500, 100)
+    sure = [reading(first, "A of hearts", 0.95, rank=1), reading(second, "back", 0.9)]
+    assert _unexplained(found, sure) is None
+    region = _unexplained(found, sure[:1])
+    assert region is not None and all(v % 16 == 0 for v in region)
+    x0, y0, x1, y1 = region
+    grown = INDEX_CONTEXT
+    assert x0 <= 250 - grown and x1 >= 275 + grown and y0 <= max(0, 50 - grown) and y1 >= 85 + grown
+    assert x0 > 75  # the first card, read for sure, is not looked at again
+    assert _unexplained(found, [sure[0], reading(second, OTHER, 0.3)]) == region
+    assert _unexplained(Candidates([], [], [], []), []) is None  # no map: nothing to explain

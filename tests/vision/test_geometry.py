@@ -10,6 +10,7 @@ from companion.vision.geometry import (
     as_quad,
     is_convex,
     order_clockwise,
+    points_in_quad,
     quad_area,
     quad_aspect,
     quad_center,
@@ -91,3 +92,9 @@ def test_iou():
     shifted = UPRIGHT + np.float32([25, 0])
     assert quad_iou(UPRIGHT, shifted) == pytest.approx(25 * 70 / (75 * 70), rel=1e-3)
     assert quad_iou(UPRIGHT, UPRIGHT + np.float32([500, 0])) == 0.0
+
+
+def test_points_in_quad_count_its_outline_and_either_winding():
+    points = np.float32([[25, 35], UPRIGHT[0], [-1, 35], [25, 91]])
+    assert points_in_quad(points, UPRIGHT).tolist() == [True, True, False, False]
+    assert points_in_quad(points, UPRIGHT[::-1]).tolist() == [True, True, False, False]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+
 from companion.cli import bench as bench_cli
 from companion.cli import main
-from companion.vision.bench import EMPTY_SEED, HELD_OUT_SEED, Tally
+from companion.vision.bench import EMPTY_SEED, HELD_OUT_SEED, Tally, match_labels
 from companion.vision.types import CardReading
 
 
@@ -69,3 +71,16 @@ def test_tally_gives_the_accuracy_of_cards_in_the_issues_size_range_apart():
     assert summary["accuracy"] == 0.5
     assert summary["accuracy, cards 60 px or longer"] == 1.0
     assert summary["cards under 60 px"] == 1
+
+
+def test_a_covered_card_is_matched_by_the_part_of_it_in_sight():
+    """A card read whole from its corner index, two thirds under another card: the real
+    photos' labels box only its visible part, which the bench offers too."""
+    under = np.float32([[10, 10], [110, 10], [110, 150], [10, 150]])
+    over = under + np.float32([35, 0])
+    label = (10, 10, 45, 150)
+    assert match_labels([label], [under, over], (200, 300)) == [0]
+    # its whole box alone (here: nothing over it was read) covers too much besides the label
+    assert match_labels([label], [under], (200, 300)) == [None]
+    # each reading stands for one label at most
+    assert match_labels([label, label], [under, over], (200, 300)) == [0, None]

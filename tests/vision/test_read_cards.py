@@ -9,7 +9,13 @@ import pytest
 from companion.vision.decks import load_deck
 from companion.vision.features import READ_SIZE, corner_views_of, to_model_input, turned
 from companion.vision.geometry import order_clockwise, quad_long_side
-from companion.vision.read import NOT_A_CARD, OTHER, CardReader, _playing_reading
+from companion.vision.read import (
+    NOT_A_CARD,
+    OTHER,
+    CardReader,
+    _index_reading,
+    _playing_reading,
+)
 from companion.vision.synth import (
     PLAYING_BACK_STYLES,
     CardSpec,
@@ -226,3 +232,48 @@ def test_enrolled_deck_calls_table_patches_and_playing_cards_no_card() -> None:
     assert [r.label for r in readings[1:]] == [NOT_A_CARD] * (len(patches) - 1)
     assert readings[0].label in (NOT_A_CARD, OTHER) and readings[0].confidence < 0.35
     assert all(r.rank is None and r.face == "up" for r in readings)
+
+
+def _scales(*views: tuple[int, float]) -> tuple[np.ndarray, np.ndarray]:
+    """Rank and suit probabilities of one index read at several scales: (rank, p) each,
+    the suit diamonds at 0.97."""
+    ranks = np.full((len(views), 15), 0.0, np.float32)
+    for row, (rank, p) in enumerate(views):
+        ranks[row] = (1 - p) / 14
+        ranks[row, rank] = p
+    suits = np.full((len(views), 4), 0.01, np.float32)
+    suits[:, 1] = 0.97
+    return ranks, suits
+
+
+def test_a_card_read_from_one_index_needs_a_sure_rank_that_every_scale_reads() -> None:
+    sure = _index_reading(*_scales((0, 0.96), (0, 0.95), (0, 0.97)), DUMMY)
+    assert (sure.rank, sure.suit, sure.label) == (1, "diamonds", "A of diamonds")
+    assert sure.confidence > 0.9
+    # the corners and the pips of a whole card may agree at 0.7; one index alone may not
+    assert _index_reading(*_scales((0, 0.85), (0, 0.85), (0, 0.85)), DUMMY).label == NOT_A_CARD
+    # a patch that reads an Ace at one scale and a 10 at another is no card (a lone pip)
+    assert _index_reading(*_scales((0, 0.99), (9, 0.9), (0, 0.99)), DUMMY).label == NOT_A_CARD
+    ranks, suits = _scales((0, 0.96), (0, 0.96), (0, 0.96))
+    suits[:, 1] = 0.7
+    assert _index_reading(ranks, suits, DUMMY).label == NOT_A_CARD  # an unsure suit
+    nine = _index_reading(*_scales((8, 0.95), (8, 0.95), (8, 0.95)), DUMMY)
+    assert (nine.rank, nine.label) == (None, OTHER)
+    back = _scales((13, 0.99), (13, 0.99), (13, 0.99))
+    assert _index_reading(*back, DUMMY).label == NOT_A_CARD  # a back's print
+
+
+def test_read_index_reads_the_top_left_patch_of_each_quad(playing_reader: CardReader) -> None:
+    """A card's quad from its index corner, as corner_index gives it; the far corner lies
+    under another card (here: black), which does not matter."""
+    table = np.full((400, 400, 3), 60, np.uint8)
+    face = np.asarray(card_face("playing-cards", 3, "spades", 0))
+    h, w = face.shape[:2]
+    quad = np.float32([[100, 80], [220, 80], [220, 248], [100, 248]])
+    warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad)
+    cv2.warpPerspective(face[..., :3], warp, (400, 400), table, borderMode=cv2.BORDER_TRANSPARENT)
+    table[200:, 160:] = 0  # the covering card
+    (reading,) = playing_reader.read_index(table, [quad])
+    assert (reading.rank, reading.suit) == (3, "spades")
+    with pytest.raises(ValueError, match="corner index"):
+        CardReader(load_deck("demo-animals")).read_index(table, [quad])

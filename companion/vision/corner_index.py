@@ -1,0 +1,80 @@
+"""Playing cards found by their corner index alone: cards whose outline no finder closes.
+
+Why: a card fanned under another, cut by the picture's edge or crossed by a knife shows
+no closed outline, and both finders (detect.py, segment.py) lose it; on the real photos
+that was most of the Aces missed. Its corner index, though, is in plain sight, and the
+index alone says the rank and the suit. A small U-Net (`index_finder.onnx`, the finder's
+architecture, trained on the project's renderer: models/README.md) looks at the frame as
+the card finder does (`segment.net_input`, the same scaled picture) and says, per pixel at
+half that resolution, whether it is the middle of a visible corner index, and there the
+card's own "right" and "down" vectors (its short and long side, as an index of that size
+and turn implies). From a peak, those give the card's whole quad, as if nothing covered
+it, clockwise from the index corner; the corner reader then reads that corner
+(`read.CardReader.read_index`).
+
+Only playing decks print such an index; enrolled animal decks are not looked at here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .features import CORNER_BOX, READ_SIZE
+from .onnx_models import MODELS_DIR, model_session
+
+MODEL = MODELS_DIR / "index_finder.onnx"
+# The index patch, as fractions of the card's width and height: the patch the corner reader
+# reads (features.CORNER_BOX of a READ_SIZE card). Its middle is what the net marks.
+PATCH_WIDTH = CORNER_BOX[2] / READ_SIZE[0]
+PATCH_HEIGHT = CORNER_BOX[3] / READ_SIZE[1]
+# The net's "right" and "down" outputs are the card's side vectors in output pixels divided
+# by this (values near 1 train better than values near 30).
+VECTOR_UNIT = 32.0
+# A pixel is an index's middle above this probability, if no neighbour is higher.
+PEAK_LEVEL = 0.5
+# A card side shorter than this many frame pixels is no card (a 60-pixel card's short
+# side is 43).
+MIN_SIDE = 20.0
+
+
+@dataclass(frozen=True)
+class IndexHit:
+    """One corner index: the card it implies (`quad`, (4, 2) float32 frame pixels,
+    clockwise from the index corner, so the index is the quad's top-left patch), where
+    the index's middle lies, and the net's probability there."""
+
+    quad: np.ndarray
+    centre: np.ndarray
+    score: float
+
+
+def find_indices(
+    small: np.ndarray, sx: float, sy: float, region: tuple[int, int, int, int] | None = None
+) -> list[IndexHit]:
+    """Every corner index in a frame scaled by `segment.net_input` (`small`, padded BGR
+    uint8; `sx`, `sy` its scales from the frame), or in its `region` only (x0, y0, x1, y1
+    of `small`, multiples of `segment.STRIDE`): the net costs in proportion to the area."""
+    x0, y0, x1, y1 = region or (0, 0, small.shape[1], small.shape[0])
+    batch = np.ascontiguousarray(small[y0:y1, x0:x1].transpose(2, 0, 1)[None], dtype=np.float32)
+    maps = model_session(MODEL).run(None, {"image": batch})[0][0]
+    heat = 1.0 / (1.0 + np.exp(-maps[0]))
+    peaks = (heat >= PEAK_LEVEL) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    v, u = np.nonzero(peaks)
+    to_frame = np.array([1 / sx, 1 / sy], np.float32)
+    # Output pixel u covers input pixels 2u and 2u + 1 (centre 2u + 0.5); input pixel
+    # centres to frame pixel centres as cv2.resize places them.
+    centres = np.stack([2 * u + 1.0 + x0, 2 * v + 1.0 + y0], axis=1) * to_frame - 0.5
+    right = maps[1:3, v, u].T * (VECTOR_UNIT * 2) * to_frame
+    down = maps[3:5, v, u].T * (VECTOR_UNIT * 2) * to_frame
+    big = np.minimum(np.linalg.norm(right, axis=1), np.linalg.norm(down, axis=1)) >= MIN_SIDE
+    corner = centres - PATCH_WIDTH / 2 * right - PATCH_HEIGHT / 2 * down
+    quads = np.stack([corner, corner + right, corner + right + down, corner + down], axis=1)
+    return [
+        IndexHit(
+            quads[i].astype(np.float32), centres[i].astype(np.float32), float(heat[v[i], u[i]])
+        )
+        for i in np.nonzero(big)[0]
+    ]

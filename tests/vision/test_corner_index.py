@@ -1,0 +1,79 @@
+"""Cards found by their corner index alone (companion.vision.corner_index and the default
+finder's use of it): an Ace fanned under a 9, whose outline no finder closes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from companion.vision.corner_index import find_indices
+from companion.vision.decks import load_deck
+from companion.vision.geometry import quad_iou
+from companion.vision.pipeline import CardPipeline
+from companion.vision.segment import net_input
+from companion.vision.synth import render_scene
+from companion.vision.synth.spec import CardSpec, SceneSpec
+
+LENGTH = 330.0
+
+
+def fan(table: str, angle: float, shift: float) -> tuple[np.ndarray, list]:
+    """An Ace of hearts with a 9 of spades lying over `shift` of its width."""
+    step = shift * LENGTH / 1.4
+    dx, dy = math.cos(math.radians(angle)) * step, math.sin(math.radians(angle)) * step
+    cards = (
+        CardSpec("playing-cards", 1, "hearts", "up", (560, 360), angle=angle, length=LENGTH),
+        CardSpec(
+            "playing-cards", 9, "spades", "up", (560 + dx, 360 + dy), angle=angle + 6, length=LENGTH
+        ),
+    )
+    return render_scene(SceneSpec(table=table, cards=cards, seed=3))
+
+
+@pytest.fixture(scope="module")
+def pipeline() -> CardPipeline:
+    return CardPipeline(load_deck("playing-cards"))
+
+
+@pytest.mark.parametrize(
+    ("table", "angle"), [("wood-dark", -8), ("felt-green", 30), ("wood-light", 170)]
+)
+def test_an_ace_fanned_under_a_nine_is_read_from_its_index(pipeline, table, angle) -> None:
+    image, truths = fan(table, angle, 0.5)
+    aces = [r for r in pipeline.read(image) if r.rank is not None]
+    assert [(r.rank, r.suit) for r in aces] == [(1, "hearts")]
+    # reported whole, where it lies under the 9
+    assert quad_iou(aces[0].corners, truths[0].corners) > 0.6
+
+
+def test_the_index_finder_marks_visible_indices_and_implies_their_cards() -> None:
+    image, truths = fan("wood-dark", -8, 0.5)
+    hits = find_indices(*net_input(image))
+    ace = truths[0].corners
+    # the Ace's top-left index is in sight; its bottom-right one lies under the 9
+    near = [
+        h
+        for h in hits
+        if np.linalg.norm(
+            h.centre - (ace[0] + (ace[1] - ace[0]) * 0.125 + (ace[3] - ace[0]) * 0.15)
+        )
+        < 25
+    ]
+    assert near and max(quad_iou(h.quad, ace) for h in near) > 0.6
+
+
+def test_no_index_is_looked_for_on_a_table_read_in_full(pipeline, monkeypatch) -> None:
+    import companion.vision.fusion as fusion
+
+    image, _ = render_scene(
+        SceneSpec(
+            table="felt-green",
+            cards=(CardSpec("playing-cards", 2, "clubs", "up", (400, 300), length=200),),
+        )
+    )
+    monkeypatch.setattr(
+        fusion, "find_indices", lambda *a: pytest.fail("index search on a table read in full")
+    )
+    assert [r.label for r in pipeline.read(image)] == ["2 of clubs"]
