@@ -40,22 +40,9 @@ PILE_SEEDS = 500_000  # scene seeds from here on are heaps of big cards (`layout
 def scene_sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Render training scene `seed` (< 1,000,000): net input (H, W, 3) uint8 and targets
     (2, H/2, W/2) uint8 (card, core; 0..255 = the covered fraction of each output pixel)."""
-    if seed >= 1_000_000:
-        raise ValueError("seeds from 1,000,000 on are held out for the benchmark")
-    rng = np.random.default_rng(seed)
+    rng = training_rng(seed)
     if seed >= PILE_SEEDS:
-        # Close-ups of heaped cards (the real photos' usual sight): big cards, most of
-        # them partly covered by the next.
-        spec = random_scene(
-            rng,
-            int(rng.integers(2, 6)),
-            "mixed",
-            size=FRAME,
-            layout="pile",
-            length_range=(150.0, 600.0),
-            distractors=int(rng.integers(0, 3)),
-            hand_rate=0.15,
-        )
+        spec = pile_scene(rng, "mixed", int(rng.integers(2, 6)))
     else:
         empty = rng.random() < EMPTY_RATE
         n_cards = 0 if empty else int(rng.integers(1, 16))
@@ -91,6 +78,29 @@ def scene_sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
     out = (pad_w // 2, pad_h // 2)
     targets = np.stack([cv2.resize(m, out, interpolation=cv2.INTER_AREA) for m in (card, core)])
     return net_in, targets
+
+
+def training_rng(seed: int) -> np.random.Generator:
+    """The random stream of training scene `seed`; seeds from 1,000,000 on are refused."""
+    if seed >= 1_000_000:
+        raise ValueError("seeds from 1,000,000 on are held out for the benchmark")
+    return np.random.default_rng(seed)
+
+
+def pile_scene(rng: np.random.Generator, deck: str, cards: int, face_up_rate: float = 0.6):
+    """A close-up of heaped cards (the real photos' usual sight): `cards` big cards, most
+    of them partly covered by the next, a few things and now and then a hand."""
+    return random_scene(
+        rng,
+        cards,
+        deck,  # type: ignore[arg-type]
+        size=FRAME,
+        layout="pile",
+        length_range=(150.0, 600.0),
+        face_up_rate=face_up_rate,
+        distractors=int(rng.integers(0, 3)),
+        hand_rate=0.15,
+    )
 
 
 def _occluders(spec) -> np.ndarray:  # SceneSpec -> (h, w) uint8 at MASK_SCALE

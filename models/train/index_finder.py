@@ -29,7 +29,7 @@ from companion.vision.corner_index import PATCH_HEIGHT, PATCH_WIDTH, VECTOR_UNIT
 from companion.vision.segment import net_input
 from companion.vision.synth import random_scene, render_scene
 
-from .finder import FRAME, _occluders, build_net
+from .finder import FRAME, _occluders, build_net, pile_scene, training_rng
 
 SHOWN = 0.8
 HALF_SHOWN = 0.4
@@ -46,21 +46,9 @@ def scene_sample(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Render scene `seed` (< 1,000,000): net input padded to MAX_INPUT (H, W, 3) uint8,
     the index target and its weight (2, H/2, W/2) uint8 (weight 0 = not taught), the side
     vectors (4, H/2, W/2) float16."""
-    if seed >= 1_000_000:
-        raise ValueError("seeds from 1,000,000 on are held out for the benchmark")
-    rng = np.random.default_rng(seed)
+    rng = training_rng(seed)
     if seed >= PILE_SEEDS:
-        spec = random_scene(
-            rng,
-            int(rng.integers(2, 7)),
-            "playing-cards",
-            size=FRAME,
-            layout="pile",
-            length_range=(150.0, 600.0),
-            face_up_rate=0.85,
-            distractors=int(rng.integers(0, 3)),
-            hand_rate=0.15,
-        )
+        spec = pile_scene(rng, "playing-cards", int(rng.integers(2, 7)), face_up_rate=0.85)
     else:
         kind = rng.random()
         deck = "playing-cards" if kind < 0.8 else "animals"
