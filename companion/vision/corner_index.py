@@ -70,6 +70,8 @@ def find_indices(
     right = maps[1:3, v, u].T * (VECTOR_UNIT * 2) * to_frame
     down = maps[3:5, v, u].T * (VECTOR_UNIT * 2) * to_frame
     big = np.minimum(np.linalg.norm(right, axis=1), np.linalg.norm(down, axis=1)) >= MIN_SIDE
+    # a card seen from above is never mirrored: "down" lies clockwise of "right"
+    big &= right[:, 0] * down[:, 1] - right[:, 1] * down[:, 0] > 0
     corner = centres - PATCH_WIDTH / 2 * right - PATCH_HEIGHT / 2 * down
     quads = np.stack([corner, corner + right, corner + right + down, corner + down], axis=1)
     return [
