@@ -52,21 +52,26 @@ def rectify_cards(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
     return cards
 
 
+# The corner patches of a READ_SIZE card, each moved to the origin: the top-left one, and
+# the bottom-right one (turned by 180° after warping).
+_TOP_LEFT = np.array([[1, 0, -CORNER_BOX[0]], [0, 1, -CORNER_BOX[1]], [0, 0, 1]], np.float64)
+_BOTTOM_RIGHT = np.array(
+    [[1, 0, CORNER_BOX[2] - READ_SIZE[0]], [0, 1, CORNER_BOX[3] - READ_SIZE[1]], [0, 0, 1]],
+    np.float64,
+)
+
+
 def corner_views_of(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
     """`corner_views(rectify_cards(image, quads))`, warping only the two corner patches.
 
     The same homography samples the same pixels, so this equals cutting the patches out of
     the whole rectified card, at an eighth of the cost.
     """
-    x0, y0, x1, y1 = CORNER_BOX
-    width, height = READ_SIZE
-    # each patch's top-left moved to the origin (the bottom-right one is turned below)
-    top_left = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-    bottom_right = np.array([[1, 0, x1 - width], [0, 1, y1 - height], [0, 0, 1]], np.float64)
-    views = np.empty((2 * len(quads), y1 - y0, x1 - x0, 3), np.uint8)
+    width, height = CORNER_SIZE
+    views = np.empty((2 * len(quads), height, width, 3), np.uint8)
     for i, quad in enumerate(quads):
         to_card = _to_card(quad)
-        for j, matrix in enumerate((top_left @ to_card, bottom_right @ to_card)):
+        for j, matrix in enumerate((_TOP_LEFT @ to_card, _BOTTOM_RIGHT @ to_card)):
             views[2 * i + j] = cv2.warpPerspective(image, matrix, CORNER_SIZE, **_WARP)
         views[2 * i + 1] = views[2 * i + 1, ::-1, ::-1]
     return views
@@ -75,11 +80,10 @@ def corner_views_of(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarra
 def top_left_views_of(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
     """The top-left corner patch of each quad alone (`corner_views_of`' even rows): where
     only that corner is in sight."""
-    x0, y0, x1, y1 = CORNER_BOX
-    top_left = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-    views = np.empty((len(quads), y1 - y0, x1 - x0, 3), np.uint8)
+    width, height = CORNER_SIZE
+    views = np.empty((len(quads), height, width, 3), np.uint8)
     for i, quad in enumerate(quads):
-        views[i] = cv2.warpPerspective(image, top_left @ _to_card(quad), CORNER_SIZE, **_WARP)
+        views[i] = cv2.warpPerspective(image, _TOP_LEFT @ _to_card(quad), CORNER_SIZE, **_WARP)
     return views
 
 
