@@ -104,7 +104,7 @@ class Candidates:
     learned: list[np.ndarray]
     rough: list[np.ndarray]
     maps: CardMaps | None = None
-    scaled: tuple[np.ndarray, float, float] | None = None  # the frame as the nets see it
+    net_image: np.ndarray | None = None  # the frame as the nets see it (`segment.net_input`)
 
     @property
     def quads(self) -> list[np.ndarray]:
@@ -118,8 +118,9 @@ def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
     found = find_candidates(image)
     kept = _read_found(image, reader, found) if found.quads else []
     region = _unexplained(found, kept) if reader.deck.kind == PLAYING_CARDS else None
-    if region is not None and found.scaled is not None:
-        kept = _index_cards(image, reader, find_indices(*found.scaled, region), kept)
+    if region is not None and found.maps is not None and found.net_image is not None:
+        hits = find_indices(found.net_image, found.maps.sx, found.maps.sy, region)
+        kept = _index_cards(image, reader, hits, kept)
     return kept
 
 
@@ -142,21 +143,18 @@ def _unexplained(found: Candidates, kept: list[CardReading]) -> tuple[int, int, 
     sure covers: only there can a card lie whose outline no finder closed. The box
     (x0, y0, x1, y1) of the net's input around it, `INDEX_CONTEXT` wider on every side
     and on the net's grid (`STRIDE`); None where every card seen was read."""
-    if found.maps is None or found.scaled is None:
+    if found.maps is None or found.net_image is None:
         return None
-    maps = found.maps
-    card = (maps.card > CARD_LEVEL).astype(np.uint8)
-    scale = np.array([maps.sx, maps.sy], np.float32)
+    card = (found.maps.card > CARD_LEVEL).astype(np.uint8)
     for reading in kept:
         if _sure_face(reading) or reading.face == "down":
-            points = np.round(((reading.corners + 0.5) * scale - 0.5) * 4).astype(np.int32)
-            cv2.fillConvexPoly(card, points, 0, cv2.LINE_8, 2)
+            found.maps.fill(card, reading.corners, 0)
     # a found card's outline leaves a sliver of card pixels around it: not a card
     card = cv2.erode(card, np.ones((3, 3), np.uint8))
     if int(card.sum()) < UNEXPLAINED * card.size:
         return None
     x, y, w, h = cv2.boundingRect(card)
-    height, width = found.scaled[0].shape[:2]
+    height, width = found.net_image.shape[:2]
     x0, y0 = (max(0, v - INDEX_CONTEXT) // STRIDE * STRIDE for v in (x, y))
     x1 = min(width, -(-(x + w + INDEX_CONTEXT) // STRIDE) * STRIDE)
     y1 = min(height, -(-(y + h + INDEX_CONTEXT) // STRIDE) * STRIDE)
@@ -195,7 +193,8 @@ def find_candidates(image: np.ndarray) -> Candidates:
     agrees = (maps.card_cover(edges) >= NET_AGREES).tolist() if edges else []
     rough = rough_quads(maps)
     placed = place_quads(colour, rough)
-    return Candidates(edges, agrees, placed, [order_clockwise(q) for q in rough], maps, scaled)
+    rough_ordered = [order_clockwise(q) for q in rough]
+    return Candidates(edges, agrees, placed, rough_ordered, maps, scaled[0])
 
 
 def pick_readings(

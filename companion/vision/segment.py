@@ -104,16 +104,20 @@ class CardMaps:
         net sees as card."""
         cover = np.zeros(len(quads), np.float32)
         mask = np.zeros(self.card.shape, np.uint8)
-        scale = np.array([self.sx, self.sy], np.float32)
         for index, quad in enumerate(quads):
             mask[:] = 0
-            # Frame pixel centres to the map's, in 1/4 pixels for cv2's sub-pixel fill.
-            points = np.round(((quad + 0.5) * scale - 0.5) * 4).astype(np.int32)
-            cv2.fillConvexPoly(mask, points, 1, shift=2)
+            self.fill(mask, quad, 1)
             inside = mask.astype(bool)
             if inside.any():
                 cover[index] = float(self.card[inside].mean())
         return cover
+
+    def fill(self, mask: np.ndarray, quad: np.ndarray, value: int) -> None:
+        """Set the pixels of `mask` (a map-sized uint8 array) inside a frame quad."""
+        # Frame pixel centres to the map's, in 1/4 pixels for cv2's sub-pixel fill.
+        scale = np.array([self.sx, self.sy], np.float32)
+        points = np.round(((quad + 0.5) * scale - 0.5) * 4).astype(np.int32)
+        cv2.fillConvexPoly(mask, points, value, shift=2)
 
 
 def net_size(width: int, height: int, long_side: int | None = None) -> tuple[int, int, int, int]:

@@ -278,8 +278,8 @@ def test_indices_are_looked_for_only_where_card_is_left_unexplained() -> None:
     card = np.zeros((360, 640), np.float32)
     card[50:85, 50:75] = 1.0  # frame (100, 100) to (150, 170)
     card[50:85, 250:275] = 1.0  # frame (500, 100) to (550, 170)
-    scaled = (np.zeros((368, 640, 3), np.uint8), 0.5, 0.5)
-    found = Candidates([], [], [], [], CardMaps(card, card, 0.5, 0.5), scaled)
+    net_image = np.zeros((368, 640, 3), np.uint8)
+    found = Candidates([], [], [], [], CardMaps(card, card, 0.5, 0.5), net_image)
     first, second = card_at(100, 100), card_at(500, 100)
     sure = [reading(first, "A of hearts", 0.95, rank=1), reading(second, "back", 0.9)]
     assert _unexplained(found, sure) is None
