@@ -247,14 +247,8 @@ def train(
     print(f"{len(x_all)} scenes, {weights} weights")
     optimiser = torch.optim.AdamW(model.parameters(), lr=peak_lr, weight_decay=1e-4)
     rng = np.random.default_rng(seed)
-    deadline = time.monotonic() + 60 * minutes
-    start = time.monotonic()
-    step = 0
     model.train()
-    while time.monotonic() < deadline:
-        progress = (time.monotonic() - start) / (deadline - start)
-        for group in optimiser.param_groups:  # cosine decay over the time budget
-            group["lr"] = peak_lr * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+    for step in timed_steps(optimiser, peak_lr, minutes):
         x, y = _batch(x_all, y_all, rng, BATCH)
         logits = model(torch.from_numpy(x))
         target = torch.from_numpy(y)
@@ -266,11 +260,25 @@ def train(
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
-        step += 1
         if step % 50 == 0:
             print(f"step {step} loss {loss.item():.4f}", flush=True)
     torch.save(model.state_dict(), data / "finder_state.pt")  # to fine-tune from later
     export(model, out)
+
+
+def timed_steps(optimiser, peak_lr: float, minutes: float) -> Iterator[int]:
+    """Training steps 1, 2, ... for `minutes` of wall time (a budget that fits a shared
+    machine), the learning rate of `optimiser` decaying from `peak_lr` by a cosine over
+    that time."""
+    start = time.monotonic()
+    deadline = start + 60 * minutes
+    step = 0
+    while time.monotonic() < deadline:
+        progress = (time.monotonic() - start) / (deadline - start)
+        for group in optimiser.param_groups:
+            group["lr"] = peak_lr * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+        step += 1
+        yield step
 
 
 def _load_or_render(data: Path, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:

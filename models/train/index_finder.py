@@ -16,8 +16,6 @@ tables with things as what is not an index.
 
 from __future__ import annotations
 
-import math
-import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -29,7 +27,7 @@ from companion.vision.corner_index import PATCH_HEIGHT, PATCH_WIDTH, VECTOR_UNIT
 from companion.vision.segment import net_input
 from companion.vision.synth import random_scene, render_scene
 
-from .finder import FRAME, _occluders, build_net, pile_scene, training_rng
+from .finder import FRAME, _occluders, build_net, pile_scene, timed_steps, training_rng
 
 SHOWN = 0.8
 HALF_SHOWN = 0.4
@@ -146,7 +144,7 @@ def _disc(
     return disc
 
 
-def _render_chunk(seeds: range) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _render_chunk(seeds: range) -> tuple[np.ndarray, ...]:
     samples = [scene_sample(seed) for seed in seeds]
     return tuple(np.stack(part) for part in zip(*samples, strict=True))
 
@@ -199,14 +197,8 @@ def train(
     print(f"{len(x_all)} scenes, {int(t_all[:, 0].astype(bool).sum())} index pixels")
     optimiser = torch.optim.AdamW(model.parameters(), lr=peak_lr, weight_decay=1e-4)
     rng = np.random.default_rng(seed)
-    start = time.monotonic()
-    deadline = start + 60 * minutes
-    step = 0
     model.train()
-    while time.monotonic() < deadline:
-        progress = (time.monotonic() - start) / (deadline - start)
-        for group in optimiser.param_groups:
-            group["lr"] = peak_lr * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+    for step in timed_steps(optimiser, peak_lr, minutes):
         x, target, weight, vectors = (torch.from_numpy(a) for a in _batch(x_all, t_all, v_all, rng))
         maps = model(x)
         index_loss = torch.nn.functional.binary_cross_entropy_with_logits(
@@ -220,7 +212,6 @@ def train(
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
-        step += 1
         if step % 100 == 0:
             print(
                 f"step {step} index {index_loss.item():.4f} vectors {vector_loss.item():.4f}",
