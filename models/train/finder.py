@@ -234,12 +234,10 @@ def train(
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)
-    x_all, y_all = (
-        np.concatenate(parts)
-        for parts in zip(
-            _load_or_render(data, 0, samples), _load_or_render(data, PILE_SEEDS, piles), strict=True
-        )
-    )
+    sets = [_load_or_render(data, 0, samples)]
+    if piles:  # none by default: the shipped model saw no heaps
+        sets.append(_load_or_render(data, PILE_SEEDS, piles))
+    x_all, y_all = (np.concatenate(parts) for parts in zip(*sets, strict=True))
     model = build_net()
     if resume:
         model.load_state_dict(torch.load(data / "finder_state.pt"))
