@@ -205,33 +205,37 @@ class CardReader:
             raise ValueError(f"deck {self.deck.name!r} prints no corner index to read")
         if not quads:
             return []
-        first_rank, first_suit, printed = self._index_probabilities(image, quads, INDEX_SCALES[0])
+        first_rank, first_suit, views = self._index_probabilities(image, quads, INDEX_SCALES[:1])
+        printed = index_print(views) >= INDEX_PRINT
         faces = [
             i
-            for i, ranks in enumerate(first_rank)
+            for i, ranks in enumerate(first_rank[0])
             if ranks.argmax() < BACK_CLASS and ranks.max() >= INDEX_RANK and printed[i]
         ]
-        again = [
-            self._index_probabilities(image, [quads[i] for i in faces], scale)
-            for scale in INDEX_SCALES[1:]
-        ]
         readings = [CardReading(q, "up", None, None, NOT_A_CARD, 0.0) for q in quads]
+        if not faces:
+            return readings
+        face_quads = [quads[i] for i in faces]
+        rank_p, suit_p, _ = self._index_probabilities(image, face_quads, INDEX_SCALES[1:])
         for j, i in enumerate(faces):
-            rank_p = np.stack([first_rank[i]] + [ranks[j] for ranks, _, _ in again])
-            suit_p = np.stack([first_suit[i]] + [suits[j] for _, suits, _ in again])
-            readings[i] = _index_reading(rank_p, suit_p, quads[i])
+            readings[i] = _index_reading(
+                np.concatenate([first_rank[:, i], rank_p[:, j]]),
+                np.concatenate([first_suit[:, i], suit_p[:, j]]),
+                quads[i],
+            )
         return readings
 
     def _index_probabilities(
-        self, image: np.ndarray, quads: Sequence[np.ndarray], scale: float
+        self, image: np.ndarray, quads: Sequence[np.ndarray], scales: Sequence[float]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Rank and suit probabilities of the top-left patch of each quad, scaled by `scale`
-        about its top-left corner, and whether the patch carries print (`INDEX_PRINT`)."""
-        if not quads:
-            return np.zeros((0, NONE_CLASS + 1)), np.zeros((0, len(SUITS))), np.zeros(0, bool)
-        views = top_left_views_of(image, [q[0] + (q - q[0]) * scale for q in quads])
+        """Rank and suit probabilities (scales, N, classes) of the top-left patch of each
+        quad scaled by each of `scales` about its top-left corner, in one batch; and the
+        patches."""
+        scaled = [q[0] + (q - q[0]) * scale for scale in scales for q in quads]
+        views = top_left_views_of(image, scaled)
         rank_p, suit_p = self._session.run(None, {"corners": to_model_input(views)})
-        return rank_p, suit_p, index_print(views) >= INDEX_PRINT
+        shape = (len(scales), len(quads))
+        return rank_p.reshape(*shape, -1), suit_p.reshape(*shape, -1), views
 
     def read_cards(self, cards: np.ndarray, corners: Sequence[np.ndarray]) -> list[CardReading]:
         """Read already rectified READ_SIZE cards; `corners` are passed through."""
