@@ -29,6 +29,10 @@ EMBED_SIZE: tuple[int, int] = (32, 48)
 WHOLE_SIZE: tuple[int, int] = (40, 56)
 
 
+# In a corner patch, pixels darker than this fraction of the paper's grey are ink or the
+# table beyond the card (`index_print`).
+BEYOND_CARD = 0.75
+
 _WARP = {"flags": cv2.INTER_LINEAR, "borderMode": cv2.BORDER_REPLICATE}
 
 
@@ -90,11 +94,21 @@ def top_left_views_of(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndar
 def index_print(views: np.ndarray) -> np.ndarray:
     """How much print each corner patch (N, h, w, 3) carries where an index stands (its
     inner part, clear of the borders, where a loose patch shows the table): the spread
-    of grey there over the paper's grey (the patch's 90th percentile)."""
+    of grey there over the paper's grey (the patch's 90th percentile).
+
+    Dark pixels joined to the patch's top or left border are not print but the table
+    beyond the card's corner (an index stands clear of the card's edges): they count as
+    paper. Otherwise a blank corner of a card on a dark table carries as much "print" as
+    an index (the real photos' train split: a blank corner read as an Ace of clubs)."""
     grey = views.astype(np.float32).mean(axis=3)
+    paper = np.percentile(grey.reshape(len(grey), -1), 90, axis=1)
+    for patch, white in zip(grey, paper, strict=True):
+        count, parts = cv2.connectedComponents((patch < BEYOND_CARD * white).astype(np.uint8))
+        if count > 1:
+            beyond = np.union1d(parts[0], parts[:, 0])
+            patch[np.isin(parts, beyond[beyond > 0])] = white
     height, width = grey.shape[1:]
     inner = grey[:, height // 8 : height - height // 8, width // 10 : width - width // 10]
-    paper = np.percentile(grey.reshape(len(grey), -1), 90, axis=1)
     return inner.reshape(len(grey), -1).std(axis=1) / np.maximum(paper, 1.0)
 
 

@@ -337,7 +337,10 @@ def _combine_views(
     (`SUIT_DISSENT`): spades and clubs are hard to tell on a small index, not on the pips.
     Two corners that read different faces (beyond a sure corner against an unsure game
     rank) are two cards under one quad (a finder's merge), or one blurred index read two
-    ways: only a whole face that leads may then name a game rank.
+    ways: only a whole face that leads may then name a game rank. Two corners sure of two
+    suits (`_suits_conflict`) name no game card at all: the pips cannot settle which
+    player's it is (spades and clubs are what blurred indices confuse). A corner unsure of
+    its rank has no say in the suit against a sure one (`_suit_voters`).
     """
     top = rank_p.argmax(axis=1)
     faces = [v for v in (0, 1) if top[v] < BACK_CLASS]
@@ -354,9 +357,12 @@ def _combine_views(
         experts = np.maximum(np.concatenate([rank_p, whole_rank[None]]), 1e-6)
         combined = np.exp(np.log(experts).mean(axis=0))
         combined /= combined.sum()
-        suits = np.maximum(suit_p.mean(axis=0) * whole_suit, 1e-9)
+        voters = _suit_voters(rank_p) if len(faces) == 2 else [0, 1]
+        suits = np.maximum(suit_p[voters].mean(axis=0) * whole_suit, 1e-9)
         suits /= suits.sum()
         k, p = int(combined.argmax()), float(combined.max())
+        if len(voters) == 2 and k + 1 in GAME_RANKS and _suits_conflict(suit_p):
+            return k, 0.5 * p, suits
         if len(faces) == 2 and _corners_conflict(rank_p):
             led = _whole_face_lead(rank_p, whole_rank, whole_suit, suits, p)
             return led or (k, 0.5 * p, suits)
@@ -409,6 +415,21 @@ def _corners_conflict(rank_p: np.ndarray) -> bool:
     v = int(sure.argmax())
     other_is_game = top[1 - v] + 1 in GAME_RANKS
     return not (sure[v] >= SURE_VIEW and sure[1 - v] < UNSURE_VIEW and other_is_game)
+
+
+def _suit_voters(rank_p: np.ndarray) -> list[int]:
+    """Of two corners that both read a face, those whose suit counts: both, but one unsure
+    of its rank (`UNSURE_VIEW`) has no say against one sure of its own (`SURE_VIEW`): it
+    shows a neighbour's print more often than an index."""
+    sure = rank_p.max(axis=1)
+    v = int(sure.argmax())
+    return [v] if sure[v] >= SURE_VIEW and sure[1 - v] < UNSURE_VIEW else [0, 1]
+
+
+def _suits_conflict(suit_p: np.ndarray) -> bool:
+    """Whether two corners name different suits, each for sure (`SURE_VIEW`)."""
+    top, sure = suit_p.argmax(axis=1), suit_p.max(axis=1)
+    return bool(top[0] != top[1] and sure.min() >= SURE_VIEW)
 
 
 def _suit_dissents(whole_suit: np.ndarray, suits: np.ndarray) -> bool:

@@ -247,6 +247,20 @@ def test_an_unsure_quad_holding_a_sure_index_gives_way_to_it() -> None:
     assert same(got, [back, ace])
 
 
+def test_a_game_card_read_unsurely_gives_way_only_to_a_surer_game_index() -> None:
+    """A loose quad read as the Ace of diamonds at 0.66 holds a clear index of the Ace of
+    hearts (real train photo IMG_2617): the index stands. Holding a neighbour's index read
+    as a sure 9 (IMG_2655), the Ace stays, and the 9 is added."""
+    loose, card = card_at(100, 100, 100, 70), card_at(100, 100)
+    diamonds = reading(loose, "A of diamonds", 0.66, rank=1)
+    hearts = reading(card, "A of hearts", 1.0, rank=1)
+    got = _index_cards(None, ScriptedIndexReader([hearts]), [index_hit(card)], [diamonds])
+    assert same(got, [hearts])
+    nine = reading(card, OTHER, 0.91)
+    got = _index_cards(None, ScriptedIndexReader([nine]), [index_hit(card)], [diamonds])
+    assert same(got, [diamonds, nine])
+
+
 def test_both_corners_of_one_card_add_it_once_but_fanned_cards_all_count() -> None:
     card = card_at(100, 100)
     turned = np.roll(card, 2, axis=0)  # the bottom-right index: the quad seen from there

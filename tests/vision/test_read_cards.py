@@ -7,9 +7,16 @@ import numpy as np
 import pytest
 
 from companion.vision.decks import load_deck
-from companion.vision.features import READ_SIZE, corner_views_of, to_model_input, turned
+from companion.vision.features import (
+    READ_SIZE,
+    corner_views_of,
+    index_print,
+    to_model_input,
+    turned,
+)
 from companion.vision.geometry import order_clockwise, quad_long_side
 from companion.vision.read import (
+    INDEX_PRINT,
     NOT_A_CARD,
     OTHER,
     CardReader,
@@ -217,6 +224,38 @@ def test_the_pips_suit_vetoes_the_corners_suit() -> None:
     assert (reading.rank, reading.suit) == (3, "spades")
 
 
+def _suited(corner_suits: tuple[int, int], sure: tuple[float, float], whole: np.ndarray):
+    """Suit probabilities of two corners, each sure of its suit at its `sure`, and the
+    whole face's `whole`."""
+    suits = np.full((2, 4), 0.0, np.float32)
+    for row, (suit, p) in enumerate(zip(corner_suits, sure, strict=True)):
+        suits[row] = (1 - p) / 3
+        suits[row, suit] = p
+    return suits, np.asarray(whole, np.float32)
+
+
+def test_corners_sure_of_two_suits_read_no_game_card() -> None:
+    """A blurred index: one corner says 2 of clubs, the other 2 of spades, both for sure,
+    and the pips lean to spades (tuning scene 960,116: a 2 of clubs read as spades).
+    Either suit could be the player's: unread, not a guess."""
+    rank = np.stack([_sure_of(1, 0.6), _sure_of(1, 0.6)])
+    suits, pips = _suited((0, 3), (0.96, 0.95), [0.17, 0.0, 0.0, 0.83])
+    reading = _playing_reading(rank, suits, _sure_of(1, 0.96), pips, DUMMY)
+    assert (reading.rank, reading.confidence < 0.5) == (None, True)
+    suits, pips = _suited((3, 3), (0.96, 0.95), [0.17, 0.0, 0.0, 0.83])
+    agreed = _playing_reading(rank, suits, _sure_of(1, 0.96), pips, DUMMY)
+    assert (agreed.rank, agreed.suit) == (2, "spades")
+
+
+def test_a_corner_unsure_of_its_rank_has_no_say_in_the_suit() -> None:
+    """A quad whose second corner shows a neighbour's print (read as an Ace at 0.5 and
+    spades at 0.9, real train photo IMG_2635): the sure corner's clubs stands."""
+    rank = np.stack([_sure_of(0, 0.96), _sure_of(0, 0.5)])
+    suits, pips = _suited((0, 3), (0.99, 0.9), [0.3, 0.2, 0.2, 0.3])
+    reading = _playing_reading(rank, suits, _sure_of(0, 0.95), pips, DUMMY)
+    assert (reading.rank, reading.suit) == (1, "clubs")
+
+
 def test_enrolled_deck_calls_table_patches_and_playing_cards_no_card() -> None:
     """A quad on the plain table or on a playing card is nothing of the animal deck: never
     an animal nor a back. Playing cards, bare cloth and a blank note read "not a card" (the
@@ -277,3 +316,15 @@ def test_read_index_reads_the_top_left_patch_of_each_quad(playing_reader: CardRe
     assert (reading.rank, reading.suit) == (3, "spades")
     with pytest.raises(ValueError, match="corner index"):
         CardReader(load_deck("demo-animals")).read_index(table, [quad])
+
+
+def test_the_table_beyond_a_blank_corner_is_no_print() -> None:
+    """A loose index quad on a blank corner of a card on a dark table: the table shows
+    along the patch's top and left borders, which is no index (real train photo IMG_2611:
+    read as an Ace of clubs); an index's ink stands clear of those borders."""
+    blank = np.full((50, 30, 3), 235, np.uint8)
+    blank[:8], blank[:, :5] = 20, 20
+    index = blank.copy()
+    cv2.putText(index, "A", (8, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (30, 30, 30), 2)
+    printed = index_print(np.stack([blank, index]))
+    assert printed[0] < INDEX_PRINT <= printed[1]
