@@ -10,11 +10,13 @@ Figures (targets from issue 3):
 - phantoms: readings on empty tables (things, hands, no cards), per image (target < 0.01),
   and readings on card scenes that match no card;
 - with `--real-photos DIR` (a folder laid out like edje-aces: manifest.json + images):
-  labelled cards found and read right, and non-game cards (6..King) reported as 1..5
-  (target: at least 97% right, never a non-game card as a game rank). The labels box
-  only the visible part of a card; a reading matches a label by its box inside the photo
-  or by the box of its part no other reading covers (`_shown_boxes`: a card read from
-  its corner index alone is reported whole, under the card that covers it).
+  labelled cards found and read right, non-game cards (6..King) reported as 1..5 and
+  game cards reported as another game card, its rank or its suit wrong (target: at least
+  97% right, never a non-game card as a game rank; a wrong suit is the wrong player).
+  The labels box only the visible part of a card; a reading matches a label by its box
+  inside the photo or by the box of its part no other reading covers (`_shown_boxes`: a
+  card read from its corner index alone is reported whole, under the card that covers
+  it).
 
 Seeds. Scenes are `synth.random_scene(np.random.default_rng(seed), ...)`. Seeds below
 `HELD_OUT_SEED` are free for training and tuning (the reader's training uses streams 0,
@@ -301,6 +303,8 @@ def real_photo_figures(folder: Path, split: str, finder: str = "both") -> dict[s
                 rank,
                 card["suit"] if rank else None,
             )
+            if rank and reading.rank is not None and not right:
+                c["game card read as another"] += 1
             c["right"] += right
             c["game cards right"] += bool(right and rank)
         c["unmatched readings"] += len(readings) - sum(m is not None for m in matches)
@@ -315,6 +319,7 @@ def real_photo_figures(folder: Path, split: str, finder: str = "both") -> dict[s
         "game cards right": f"{c['game cards right']}/{c['game cards']}",
         "missed": c["missed"],
         "non-game read as 1..5": c["non-game read as 1..5"],
+        "game card read as another (rank or suit)": c["game card read as another"],
         "unmatched readings": c["unmatched readings"],
     }
 

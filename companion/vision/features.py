@@ -96,17 +96,19 @@ def index_print(views: np.ndarray) -> np.ndarray:
     inner part, clear of the borders, where a loose patch shows the table): the spread
     of grey there over the paper's grey (the patch's 90th percentile).
 
-    Dark pixels joined to the patch's top or left border are not print but the table
-    beyond the card's corner (an index stands clear of the card's edges): they count as
-    paper. Otherwise a blank corner of a card on a dark table carries as much "print" as
-    an index (the real photos' train split: a blank corner read as an Ace of clubs)."""
+    A dark region that runs along half the patch's top or left border or more is not
+    print but the table beyond the card's corner: it counts as paper. Otherwise a blank
+    corner of a card on a dark table carries as much "print" as an index (the real
+    photos' train split: a blank corner read as an Ace of clubs). An index that a loose
+    patch cuts touches a border only over a few pixels."""
     grey = views.astype(np.float32).mean(axis=3)
     paper = np.percentile(grey.reshape(len(grey), -1), 90, axis=1)
     for patch, white in zip(grey, paper, strict=True):
-        count, parts = cv2.connectedComponents((patch < BEYOND_CARD * white).astype(np.uint8))
-        if count > 1:
-            beyond = np.union1d(parts[0], parts[:, 0])
-            patch[np.isin(parts, beyond[beyond > 0])] = white
+        _, parts = cv2.connectedComponents((patch < BEYOND_CARD * white).astype(np.uint8))
+        for border in (parts[0], parts[:, 0]):
+            labels, lengths = np.unique(border[border > 0], return_counts=True)
+            table = labels[2 * lengths >= len(border)]
+            patch[np.isin(parts, table)] = white
     height, width = grey.shape[1:]
     inner = grey[:, height // 8 : height - height // 8, width // 10 : width - width // 10]
     return inner.reshape(len(grey), -1).std(axis=1) / np.maximum(paper, 1.0)

@@ -321,10 +321,13 @@ def test_read_index_reads_the_top_left_patch_of_each_quad(playing_reader: CardRe
 def test_the_table_beyond_a_blank_corner_is_no_print() -> None:
     """A loose index quad on a blank corner of a card on a dark table: the table shows
     along the patch's top and left borders, which is no index (real train photo IMG_2611:
-    read as an Ace of clubs); an index's ink stands clear of those borders."""
+    read as an Ace of clubs). An index a loose patch cuts touches a border only over a
+    few pixels: still print (real test photo IMG_2595's Ace of clubs)."""
     blank = np.full((50, 30, 3), 235, np.uint8)
     blank[:8], blank[:, :5] = 20, 20
     index = blank.copy()
     cv2.putText(index, "A", (8, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (30, 30, 30), 2)
-    printed = index_print(np.stack([blank, index]))
-    assert printed[0] < INDEX_PRINT <= printed[1]
+    cut = np.full((50, 30, 3), 235, np.uint8)
+    cv2.putText(cut, "A", (-3, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (30, 30, 30), 2)
+    printed = index_print(np.stack([blank, index, cut]))
+    assert printed[0] < INDEX_PRINT <= min(printed[1:])
