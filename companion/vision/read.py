@@ -133,6 +133,10 @@ INDEX_PRINT = 0.05
 # A quad whose sides differ by less than this (a 5:7 card is 1.4) may be a card seen
 # steeply from its long side, ordered sideways; the playing-card reader tries it turned.
 SIDEWAYS_RATIO = 1.25
+# An enrolled deck's quad read again turned (a second guess) counts from this confidence.
+# On 200 tuning scenes (seed 950,100+) 36 of 37 retries read from 0.5 up were right; the
+# wrong one, a loose quad over two cards, at 0.57 (a lynx read as a wolf).
+SIDEWAYS_SURE = 0.6
 
 
 class CardReader:
@@ -161,7 +165,8 @@ class CardReader:
                 corner_views_of(image, ordered), whole_views_of(image, ordered), ordered
             )
             return self._retry_sideways(image, ordered, readings)
-        return self._read_enrolled(rectify_cards(image, ordered), ordered)
+        readings = self._read_enrolled(rectify_cards(image, ordered), ordered)
+        return self._retry_enrolled_sideways(image, ordered, readings)
 
     def _retry_sideways(
         self, image: np.ndarray, quads: list[np.ndarray], readings: list[CardReading]
@@ -193,6 +198,32 @@ class CardReader:
                 continue
             reading = _playing_reading(ranks, suits, whole_rank[j], whole_suit[j], turned_quads[j])
             if reading.rank is not None:
+                out[i] = reading
+        return out
+
+    def _retry_enrolled_sideways(
+        self, image: np.ndarray, quads: list[np.ndarray], readings: list[CardReading]
+    ) -> list[CardReading]:
+        """Read again, turned by 90°, the near-square quads of an enrolled deck that read
+        no card for sure (`_retry_sideways` says why); the retry counts only where it
+        reads a card or a back at `SIDEWAYS_SURE`.
+
+        Measured on 200 tuning scenes (seed 950,100+): 2,838 -> 2,850 of 2,916 animal
+        cards read right (in the issue's size range 98.7% -> 99.1%), no wrong game rank,
+        the same phantoms on 150 empty tables (2)."""
+        retry = [
+            i
+            for i, (quad, reading) in enumerate(zip(quads, readings, strict=True))
+            if reading.label in (NOT_A_CARD, OTHER)
+            if _squarish(quad)
+        ]
+        if not retry:
+            return readings
+        turned_quads = [np.roll(quads[i], 1, axis=0) for i in retry]
+        again = self._read_enrolled(rectify_cards(image, turned_quads), turned_quads)
+        out = list(readings)
+        for i, reading in zip(retry, again, strict=True):
+            if reading.label not in (NOT_A_CARD, OTHER) and reading.confidence >= SIDEWAYS_SURE:
                 out[i] = reading
         return out
 
