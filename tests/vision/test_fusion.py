@@ -261,6 +261,21 @@ def test_a_game_card_read_unsurely_gives_way_only_to_a_surer_game_index() -> Non
     assert same(got, [diamonds, nine])
 
 
+def test_the_same_rank_read_less_surely_on_the_same_card_gives_way() -> None:
+    """An Ace under a knife: a quad on its left half read as the Ace of clubs at 0.5, its
+    index (on the other half) as the Ace of hearts at 1.0 (real train photo IMG_2503).
+    One card, read twice: the surer reading stands. A 2 fanned over the Ace stays."""
+    card = card_at(100, 100, 100, 140)
+    half = card_at(100, 100, 50, 140)
+    clubs = reading(half, "A of clubs", 0.5, rank=1)
+    hearts = reading(card, "A of hearts", 1.0, rank=1)
+    hit = IndexHit(card, np.float32([185, 115]), 0.9)  # an index outside the half's quad
+    assert same(_index_cards(None, ScriptedIndexReader([hearts]), [hit], [clubs]), [hearts])
+    two = reading(card_at(60, 100, 100, 140), "2 of hearts", 0.6, rank=2)
+    got = _index_cards(None, ScriptedIndexReader([hearts]), [hit], [two])
+    assert same(got, [two, hearts])
+
+
 def test_both_corners_of_one_card_add_it_once_but_fanned_cards_all_count() -> None:
     card = card_at(100, 100)
     turned = np.roll(card, 2, axis=0)  # the bottom-right index: the quad seen from there

@@ -256,6 +256,19 @@ def test_a_corner_unsure_of_its_rank_has_no_say_in_the_suit() -> None:
     assert (reading.rank, reading.suit) == (1, "clubs")
 
 
+def test_a_lone_corner_unsure_of_its_suit_is_no_game_card() -> None:
+    """The red print of a Queen's robe read as an Ace at 0.99, hearts at 0.82; the other
+    corner a back's pattern, the whole face no card (real train photo IMG_2648). A lone
+    corner is a game card only sure of its suit too, unless the whole face confirms it."""
+    rank = np.stack([_sure_of(0, 0.99), _sure_of(13, 0.32)])
+    suits, pips = _suited((2, 0), (0.82, 0.95), [0.0, 0.0, 0.0, 1.0])
+    reading = _playing_reading(rank, suits, _sure_of(14, 0.8), pips, DUMMY)
+    assert (reading.rank, reading.confidence < 0.5) == (None, True)
+    suits, _ = _suited((2, 0), (0.97, 0.95), [0.0, 0.0, 0.0, 1.0])
+    sure = _playing_reading(rank, suits, _sure_of(14, 0.8), pips, DUMMY)
+    assert (sure.rank, sure.suit) == (1, "hearts")  # a fanned card's clear index
+
+
 def test_enrolled_deck_calls_table_patches_and_playing_cards_no_card() -> None:
     """A quad on the plain table or on a playing card is nothing of the animal deck: never
     an animal nor a back. Playing cards, bare cloth and a blank note read "not a card" (the
