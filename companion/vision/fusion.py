@@ -243,7 +243,7 @@ def _index_cards(
     centres = np.array([hit.centre for hit in hits])
     read_with_a_card = np.zeros(len(hits), bool)
     for reading in kept:
-        if _sure_face(reading) and reading.confidence >= SURE_ENOUGH:
+        if reading.face == "up" and reading.confidence >= SURE_ENOUGH:
             read_with_a_card |= points_in_quad(centres, reading.corners)
     open_hits = [hit for hit, done in zip(hits, read_with_a_card, strict=True) if not done]
     if not open_hits:

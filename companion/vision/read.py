@@ -214,8 +214,7 @@ class CardReader:
         retry = [
             i
             for i, (quad, reading) in enumerate(zip(quads, readings, strict=True))
-            if reading.label in (NOT_A_CARD, OTHER)
-            if _squarish(quad)
+            if reading.label in (NOT_A_CARD, OTHER) and _squarish(quad)
         ]
         if not retry:
             return readings
@@ -364,10 +363,10 @@ def _combine_views(
     neighbour (a fanned pair): the whole face then shows another card or the table and
     cannot confirm the index, which stands alone at a reduced probability (`ONE_CORNER`),
     unless the whole face reads another face (`OTHER_FACE_SEEN`); where the whole face
-    does not read that rank, the lone corner must also be sure of its suit (`SURE_VIEW`):
+    does not read that rank, a lone game rank must also be sure of its suit (`SURE_VIEW`):
     the red print of a Queen's robe read as an Ace at 0.99 and hearts at 0.82 (real train
-    photo IMG_2648; with this rule 4 of the train split's 15 stray readings, 2 of them
-    phantom Aces, are gone, and nothing read right is lost there nor on 200 tuning scenes).
+    photo IMG_2648; with this rule 2 phantom Aces of the train split's 15 stray readings
+    are gone, and nothing read right is lost there nor on 200 tuning scenes).
     Where the whole face shows a face, its suit must not speak against the chosen one
     (`SUIT_DISSENT`): spades and clubs are hard to tell on a small index, not on the pips.
     Two corners that read different faces (beyond a sure corner against an unsure game
@@ -387,7 +386,7 @@ def _combine_views(
             return k, 0.5 * sure, suits
         if seen == k:
             suits = suits * whole_suit / float(suits @ whole_suit)
-        elif float(suits.max()) < SURE_VIEW:
+        elif k + 1 in GAME_RANKS and float(suits.max()) < SURE_VIEW:
             return k, 0.5 * sure, suits  # nothing confirms an unsure suit
         p = ONE_CORNER * sure
     else:
