@@ -24,6 +24,7 @@ import numpy as np
 
 from .features import CORNER_BOX, READ_SIZE
 from .onnx_models import MODELS_DIR, model_session
+from .segment import STRIDE
 
 MODEL = MODELS_DIR / "index_finder.onnx"
 # The index patch, as fractions of the card's width and height: the patch the corner reader
@@ -38,6 +39,13 @@ PEAK_LEVEL = 0.5
 # A card side shorter than this many frame pixels is no card (a 60-pixel card's short
 # side is 43).
 MIN_SIDE = 20.0
+# The net looks at the frame as given and once more shrunk by each of these: a second look
+# at another size finds indices the first missed, and implies other quads for those it
+# found, some of which read where the first did not. On the real photos' train split
+# (close-ups, cards up to 190 of the net's pixels long, where its quads are least sure)
+# shrinking by 0.5, 0.6, 0.65, 0.7 and 0.75 read 87, 88, 87, 87 and 89 of 92 Aces
+# against 85 with one look, and 167 to 171 of 195 cards against 161.
+SECOND_LOOKS = (0.75,)
 
 
 @dataclass(frozen=True)
@@ -56,7 +64,30 @@ def find_indices(
 ) -> list[IndexHit]:
     """Every corner index in a frame scaled by `segment.net_input` (`small`, padded BGR
     uint8; `sx`, `sy` its scales from the frame), or in its `region` only (x0, y0, x1, y1
-    of `small`, multiples of `segment.STRIDE`): the net costs in proportion to the area."""
+    of `small`, multiples of `STRIDE`): the net costs in proportion to the area. Looked
+    for at the frame's size and at `SECOND_LOOKS`; one index may give a hit at each."""
+    hits = _look(small, sx, sy, region)
+    height, width = small.shape[:2]
+    x0, y0, x1, y1 = region or (0, 0, width, height)
+    for shrink in SECOND_LOOKS:
+        w, h = round(width * shrink), round(height * shrink)
+        shrunk = cv2.resize(small, (w, h), interpolation=cv2.INTER_AREA)
+        padded_w, padded_h = -(-w // STRIDE) * STRIDE, -(-h // STRIDE) * STRIDE
+        shrunk = cv2.copyMakeBorder(shrunk, 0, padded_h - h, 0, padded_w - w, cv2.BORDER_REPLICATE)
+        box = (
+            int(x0 * shrink) // STRIDE * STRIDE,
+            int(y0 * shrink) // STRIDE * STRIDE,
+            min(padded_w, -(-int(np.ceil(x1 * shrink)) // STRIDE) * STRIDE),
+            min(padded_h, -(-int(np.ceil(y1 * shrink)) // STRIDE) * STRIDE),
+        )
+        hits += _look(shrunk, sx * w / width, sy * h / height, box)
+    return hits
+
+
+def _look(
+    small: np.ndarray, sx: float, sy: float, region: tuple[int, int, int, int] | None
+) -> list[IndexHit]:
+    """`find_indices` at one size: one run of the net over `region` of `small`."""
     x0, y0, x1, y1 = region or (0, 0, small.shape[1], small.shape[0])
     batch = np.ascontiguousarray(small[y0:y1, x0:x1].transpose(2, 0, 1)[None], dtype=np.float32)
     maps = model_session(MODEL).run(None, {"image": batch})[0][0]

@@ -96,10 +96,11 @@ def index_print(views: np.ndarray) -> np.ndarray:
     inner part, clear of the borders, where a loose patch shows the table): the spread
     of grey there over the paper's grey (the patch's 90th percentile).
 
-    A dark region that runs along half the patch's top or left border or more is not
-    print but the table beyond the card's corner: it counts as paper. Otherwise a blank
-    corner of a card on a dark table carries as much "print" as an index (the real
-    photos' train split: a blank corner read as an Ace of clubs). An index that a loose
+    A dark region that runs along a quarter of the patch's top or left border or more is
+    not print but the table beyond the card's corner (or beyond a white thing's edge): it
+    counts as paper. Otherwise a blank corner on a dark table carries as much "print" as
+    an index (the real photos' train split: a blank corner of a card read as an Ace of
+    clubs, the rim of a white lamp as an Ace of hearts at 0.98). An index that a loose
     patch cuts touches a border only over a few pixels."""
     grey = views.astype(np.float32).mean(axis=3)
     paper = np.percentile(grey.reshape(len(grey), -1), 90, axis=1)
@@ -107,7 +108,7 @@ def index_print(views: np.ndarray) -> np.ndarray:
         _, parts = cv2.connectedComponents((patch < BEYOND_CARD * white).astype(np.uint8))
         for border in (parts[0], parts[:, 0]):
             labels, lengths = np.unique(border[border > 0], return_counts=True)
-            table = labels[2 * lengths >= len(border)]
+            table = labels[4 * lengths >= len(border)]
             patch[np.isin(parts, table)] = white
     height, width = grey.shape[1:]
     inner = grey[:, height // 8 : height - height // 8, width // 10 : width - width // 10]

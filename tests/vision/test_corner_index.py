@@ -64,6 +64,23 @@ def test_the_index_finder_marks_visible_indices_and_implies_their_cards() -> Non
     assert near and max(quad_iou(h.quad, ace) for h in near) > 0.6
 
 
+def test_the_second_look_finds_the_index_again_in_frame_pixels(monkeypatch) -> None:
+    """The frame shrunk by SECOND_LOOKS: its hits are in the frame's pixels like the
+    first look's, so the same index implies about the same card; inside a region too."""
+    import companion.vision.corner_index as corner_index
+
+    image, truths = fan("wood-dark", -8, 0.5)
+    small, sx, sy = net_input(image)
+    region = (96, 32, 320, 224)
+    both = find_indices(small, sx, sy, region)
+    monkeypatch.setattr(corner_index, "SECOND_LOOKS", ())
+    first = find_indices(small, sx, sy, region)
+    assert len(both) > len(first) > 0
+    ace = truths[0].corners
+    second = both[len(first) :]  # the first look's hits come first
+    assert max(quad_iou(h.quad, ace) for h in second) > 0.6
+
+
 def test_no_index_is_looked_for_on_a_table_read_in_full(pipeline, monkeypatch) -> None:
     import companion.vision.fusion as fusion
 

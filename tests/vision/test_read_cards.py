@@ -338,12 +338,14 @@ def test_the_table_beyond_a_blank_corner_is_no_print() -> None:
     few pixels: still print (real test photo IMG_2595's Ace of clubs)."""
     blank = np.full((50, 30, 3), 235, np.uint8)
     blank[:8], blank[:, :5] = 20, 20
+    rim = np.full((50, 30, 3), 235, np.uint8)  # a white lamp's rim, a dark wall beyond
+    cv2.fillConvexPoly(rim, np.int32([[0, 0], [10, 0], [0, 15]]), (20, 20, 20))
     index = blank.copy()
     cv2.putText(index, "A", (8, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (30, 30, 30), 2)
     cut = np.full((50, 30, 3), 235, np.uint8)
     cv2.putText(cut, "A", (-3, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (30, 30, 30), 2)
-    printed = index_print(np.stack([blank, index, cut]))
-    assert printed[0] < INDEX_PRINT <= min(printed[1:])
+    printed = index_print(np.stack([blank, rim, index, cut]))
+    assert max(printed[:2]) < INDEX_PRINT <= min(printed[2:])
 
 
 def test_an_animal_card_seen_steeply_is_read_turned() -> None:
