@@ -224,49 +224,34 @@ def test_the_pips_suit_vetoes_the_corners_suit() -> None:
     assert (reading.rank, reading.suit) == (3, "spades")
 
 
-def _suited(corner_suits: tuple[int, int], sure: tuple[float, float], whole: np.ndarray):
-    """Suit probabilities of two corners, each sure of its suit at its `sure`, and the
-    whole face's `whole`."""
-    suits = np.full((2, 4), 0.0, np.float32)
+@pytest.mark.parametrize(
+    ("tops", "corner_suits", "sure", "whole", "pips", "read"),
+    [
+        # a blurred index: 2 of clubs on one corner, of spades on the other, both for sure,
+        # the pips leaning to spades (tuning scene 960,116): either suit could be the
+        # player's, so unread, not a guess; corners that agree stand
+        (((1, 0.6), (1, 0.6)), (0, 3), (0.96, 0.95), (1, 0.96), (0.17, 0, 0, 0.83), None),
+        (((1, 0.6), (1, 0.6)), (3, 3), (0.96, 0.95), (1, 0.96), (0.17, 0, 0, 0.83), (2, "spades")),
+        # a corner showing a neighbour's print (an Ace at 0.5, spades at 0.9; real train
+        # photo IMG_2635) has no say in the suit against a sure corner's clubs
+        (((0, 0.96), (0, 0.5)), (0, 3), (0.99, 0.9), (0, 0.95), (0.3, 0.2, 0.2, 0.3), (1, "clubs")),
+        # the red print of a Queen's robe on one corner (an Ace at 0.99, hearts at 0.82),
+        # a back's pattern on the other, no card on the whole face (IMG_2648): a lone corner
+        # must be sure of its suit too; a fanned card's clear index is
+        (((0, 0.99), (13, 0.32)), (2, 0), (0.82, 0.95), (14, 0.8), (0, 0, 0, 1), None),
+        (((0, 0.99), (13, 0.32)), (2, 0), (0.97, 0.95), (14, 0.8), (0, 0, 0, 1), (1, "hearts")),
+    ],
+)
+def test_suits_combine_safely(tops, corner_suits, sure, whole, pips, read) -> None:
+    rank = np.stack([_sure_of(k, p) for k, p in tops])
+    suits = np.stack([np.full(4, (1 - p) / 3, np.float32) for p in sure])
     for row, (suit, p) in enumerate(zip(corner_suits, sure, strict=True)):
-        suits[row] = (1 - p) / 3
         suits[row, suit] = p
-    return suits, np.asarray(whole, np.float32)
-
-
-def test_corners_sure_of_two_suits_read_no_game_card() -> None:
-    """A blurred index: one corner says 2 of clubs, the other 2 of spades, both for sure,
-    and the pips lean to spades (tuning scene 960,116: a 2 of clubs read as spades).
-    Either suit could be the player's: unread, not a guess."""
-    rank = np.stack([_sure_of(1, 0.6), _sure_of(1, 0.6)])
-    suits, pips = _suited((0, 3), (0.96, 0.95), [0.17, 0.0, 0.0, 0.83])
-    reading = _playing_reading(rank, suits, _sure_of(1, 0.96), pips, DUMMY)
-    assert (reading.rank, reading.confidence < 0.5) == (None, True)
-    suits, pips = _suited((3, 3), (0.96, 0.95), [0.17, 0.0, 0.0, 0.83])
-    agreed = _playing_reading(rank, suits, _sure_of(1, 0.96), pips, DUMMY)
-    assert (agreed.rank, agreed.suit) == (2, "spades")
-
-
-def test_a_corner_unsure_of_its_rank_has_no_say_in_the_suit() -> None:
-    """A quad whose second corner shows a neighbour's print (read as an Ace at 0.5 and
-    spades at 0.9, real train photo IMG_2635): the sure corner's clubs stands."""
-    rank = np.stack([_sure_of(0, 0.96), _sure_of(0, 0.5)])
-    suits, pips = _suited((0, 3), (0.99, 0.9), [0.3, 0.2, 0.2, 0.3])
-    reading = _playing_reading(rank, suits, _sure_of(0, 0.95), pips, DUMMY)
-    assert (reading.rank, reading.suit) == (1, "clubs")
-
-
-def test_a_lone_corner_unsure_of_its_suit_is_no_game_card() -> None:
-    """The red print of a Queen's robe read as an Ace at 0.99, hearts at 0.82; the other
-    corner a back's pattern, the whole face no card (real train photo IMG_2648). A lone
-    corner is a game card only sure of its suit too, unless the whole face confirms it."""
-    rank = np.stack([_sure_of(0, 0.99), _sure_of(13, 0.32)])
-    suits, pips = _suited((2, 0), (0.82, 0.95), [0.0, 0.0, 0.0, 1.0])
-    reading = _playing_reading(rank, suits, _sure_of(14, 0.8), pips, DUMMY)
-    assert (reading.rank, reading.confidence < 0.5) == (None, True)
-    suits, _ = _suited((2, 0), (0.97, 0.95), [0.0, 0.0, 0.0, 1.0])
-    sure = _playing_reading(rank, suits, _sure_of(14, 0.8), pips, DUMMY)
-    assert (sure.rank, sure.suit) == (1, "hearts")  # a fanned card's clear index
+    reading = _playing_reading(rank, suits, _sure_of(*whole), np.float32(pips), DUMMY)
+    if read is None:
+        assert (reading.rank, reading.confidence < 0.5) == (None, True)
+    else:
+        assert (reading.rank, reading.suit) == read
 
 
 def test_enrolled_deck_calls_table_patches_and_playing_cards_no_card() -> None:
