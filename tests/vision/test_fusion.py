@@ -16,7 +16,9 @@ from companion.vision.fusion import (
     LEARNED_ALONE_FLOOR,
     TWIN,
     Candidates,
+    _in_doubt,
     _index_cards,
+    _read_at,
     _read_quads,
     _unexplained,
     find_candidates,
@@ -104,7 +106,7 @@ def test_a_learned_twin_of_a_surely_read_edge_quad_is_not_read_again() -> None:
             (500, 100): ("back", 0.97),
         }
     )
-    readings = _read_quads(np.zeros((10, 10, 3), np.uint8), reader, found)
+    readings = _read_quads(np.zeros((10, 10, 3), np.uint8), reader, found, {})
     assert reader.batches == [[(100, 100), (300, 100), (500, 100)], [(300, 101)]]
     assert readings[2] is readings[0]  # the sure edge reading stands for its twin
     assert (readings[3].label, readings[3].confidence) == ("back", 0.92)
@@ -113,7 +115,7 @@ def test_a_learned_twin_of_a_surely_read_edge_quad_is_not_read_again() -> None:
     # an edge quad the net does not agree with has no twin: its learned quad is read
     found = Candidates([sure], [False], [sure_twin], [sure_twin])
     reader.batches.clear()
-    _read_quads(np.zeros((10, 10, 3), np.uint8), reader, found)
+    _read_quads(np.zeros((10, 10, 3), np.uint8), reader, found, {})
     assert reader.batches == [[(100, 100), (101, 100)], []]
 
 
@@ -320,3 +322,36 @@ def test_indices_are_looked_for_only_where_card_is_left_unexplained() -> None:
     assert x0 > 75  # the first card, read for sure, is not looked at again
     assert _unexplained(found, [sure[0], reading(second, OTHER, 0.3)]) == region
     assert _unexplained(Candidates([], [], [], []), []) is None  # no map: nothing to explain
+
+
+def test_the_edge_finder_looks_only_where_the_learned_finder_leaves_doubt(monkeypatch) -> None:
+    """Two cards the learned finder reads for sure, and no other card seen by the net: the
+    edge finder does not run (half the rendered tables). A card read unsure, or card the
+    net sees that no reading explains, and it does."""
+    import companion.vision.fusion as fusion
+
+    rng = np.random.default_rng(960_000)  # a 5 of clubs and a back
+    image, _ = render_scene(random_scene(rng, 2, "playing-cards", size=(960, 540)))
+    calls = []
+    monkeypatch.setattr(fusion, "find_cards", lambda colour: calls.append(1) or [])
+    pipeline = CardPipeline(load_deck("playing-cards"))
+    assert len(pipeline.read(image)) == 2 and not calls
+    rng = np.random.default_rng(960_014)  # one card of two read by the learned finder
+    pipeline.read(render_scene(random_scene(rng, 2, "playing-cards", size=(960, 540)))[0])
+    assert calls == [1]
+
+    card = np.zeros((360, 640), np.float32)
+    card[50:85, 50:75] = 1.0  # frame (100, 100) to (150, 170)
+    found = Candidates([], [], [], [], CardMaps(card, card, 0.5, 0.5), np.zeros((368, 640, 3)))
+    here = card_at(100, 100)
+    assert not _in_doubt(found, [reading(here, OTHER, 0.6)])  # a 6..King the reader stands by
+    assert _in_doubt(found, [reading(here, OTHER, 0.3)])
+    assert _in_doubt(found, [])
+
+
+def test_a_quad_read_earlier_in_the_frame_is_not_read_again() -> None:
+    reader = ScriptedReader({(100, 100): ("back", 0.95), (300, 100): (OTHER, 0.3)})
+    quads, known = [card_at(100, 100), card_at(300, 100)], {}
+    first = _read_at(np.zeros((10, 10, 3), np.uint8), reader, quads, [0], known)
+    both = _read_at(np.zeros((10, 10, 3), np.uint8), reader, quads, [0, 1], known)
+    assert reader.batches == [[(100, 100)], [(300, 100)]] and both[0] is first[0]
