@@ -38,7 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--finder",
         choices=("both", "edges", "learned"),  # pipeline.FINDERS, without importing cv2
         default="both",
-        help="card finder: both (default: edges and the learned segmenter together), "
+        help="card finder: both (default: the learned segmenter, and edges too where it "
+        "leaves doubt), "
         "edges or learned alone (models/README.md)",
     )
     p.set_defaults(func=run)

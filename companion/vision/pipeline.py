@@ -4,8 +4,9 @@
 benchmark call per frame. Quads that the reader says hold no card at all (a tile of the
 table, a phone's screen) are dropped here, so a phantom never reaches the tracker.
 
-`finder=` picks how cards are found: `both` (the default, fusion.py: the edge finder and
-the learned one together, the better reading of each card kept), `edges` (detect.py) or
+`finder=` picks how cards are found: `both` (the default, fusion.py: the learned finder,
+and the edge finder too where the learned one leaves doubt, the better reading of each
+card kept), `edges` (detect.py) or
 `learned` (segment.py) alone. `companion bench vision --finder ...` measures each on the
 same scenes (models/README.md has the figures).
 """
@@ -42,7 +43,7 @@ class CardPipeline:
 
     def __init__(self, deck: DeckProfile, finder: str = "both") -> None:
         self.deck = deck
-        # None: both finders, joined by fusion.read_cards
+        # None: both finders, joined by fusion.read_cards (the edge finder where in doubt)
         self._find_cards: Callable[[np.ndarray], list[np.ndarray]] | None = (
             None if finder == "both" else card_finder(finder)
         )
