@@ -38,7 +38,8 @@ def pipeline() -> CardPipeline:
 
 
 @pytest.mark.parametrize(
-    ("table", "angle"), [("wood-dark", -8), ("felt-green", 30), ("wood-light", 170)]
+    ("table", "angle"),
+    [("wood-dark", -8), ("felt-green", 30), ("wood-light", 170), ("wood-light", 30)],
 )
 def test_an_ace_fanned_under_a_nine_is_read_from_its_index(pipeline, table, angle) -> None:
     image, truths = fan(table, angle, 0.5)
