@@ -24,7 +24,7 @@ import numpy as np
 
 from .features import CORNER_BOX, READ_SIZE
 from .onnx_models import MODELS_DIR, model_session
-from .segment import STRIDE
+from .segment import STRIDE, net_input
 
 MODEL = MODELS_DIR / "index_finder.onnx"
 # The index patch, as fractions of the card's width and height: the patch the corner reader
@@ -70,17 +70,16 @@ def find_indices(
     height, width = small.shape[:2]
     x0, y0, x1, y1 = region or (0, 0, width, height)
     for shrink in SECOND_LOOKS:
-        w, h = round(width * shrink), round(height * shrink)
-        shrunk = cv2.resize(small, (w, h), interpolation=cv2.INTER_AREA)
-        padded_w, padded_h = -(-w // STRIDE) * STRIDE, -(-h // STRIDE) * STRIDE
-        shrunk = cv2.copyMakeBorder(shrunk, 0, padded_h - h, 0, padded_w - w, cv2.BORDER_REPLICATE)
+        # scaled and padded for the net the way the frame was (`segment.net_input`)
+        shrunk, fx, fy = net_input(small, round(max(width, height) * shrink))
+        padded_h, padded_w = shrunk.shape[:2]
         box = (
             int(x0 * shrink) // STRIDE * STRIDE,
             int(y0 * shrink) // STRIDE * STRIDE,
             min(padded_w, -(-int(np.ceil(x1 * shrink)) // STRIDE) * STRIDE),
             min(padded_h, -(-int(np.ceil(y1 * shrink)) // STRIDE) * STRIDE),
         )
-        hits += _look(shrunk, sx * w / width, sy * h / height, box)
+        hits += _look(shrunk, sx * fx, sy * fy, box)
     return hits
 
 
