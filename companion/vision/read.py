@@ -55,11 +55,12 @@ OTHER = "other"  # label of a face the deck does not know, or cannot read for su
 
 # A game rank is reported only when both its rank and its suit are this likely, all views
 # combined (else rank None, "other"). Training used label smoothing, so a sure rank scores
-# about 0.95. Measured on 80 rendered tuning scenes (seeds 950,000+) with a first model of
+# about SURE_RANK. Measured on 80 rendered tuning scenes (seeds 950,000+) with a first model of
 # the whole face: 0.7 read 258 of 281 game cards right from their true outlines, and no
 # card, nor any quad of the finders, as a wrong game rank; 0.65 made one such misread.
 MIN_RANK_PROBABILITY = 0.7
 MIN_SUIT_PROBABILITY = 0.6
+SURE_RANK = 0.95  # where a reading's confidence reaches 1 (`_confidence`)
 # A back is reported from this probability up; below it, the quad reads as no card at all.
 # Measured on rendered tuning scenes (60 per deck from seed 950,000; 300 empty tables from
 # 6,100,000): 1 of 346 playing-card backs read below 0.8, none below 0.65, while phones
@@ -178,14 +179,9 @@ class CardReader:
         Only a quad read as "not a card" is retried (a face read as 6..King stays), and the
         retry counts only when both corners read the same game card.
         """
-        retry = [
-            i
-            for i, (quad, reading) in enumerate(zip(quads, readings, strict=True))
-            if reading.label == NOT_A_CARD and _squarish(quad)
-        ]
+        retry, turned_quads = _sideways(quads, readings, (NOT_A_CARD,))
         if not retry:
             return readings
-        turned_quads = [np.roll(quads[i], 1, axis=0) for i in retry]
         rank_p, suit_p, whole_rank, whole_suit = self._probabilities(
             corner_views_of(image, turned_quads), whole_views_of(image, turned_quads)
         )
@@ -211,14 +207,9 @@ class CardReader:
         Measured on 200 tuning scenes (seed 950,100+): 2,838 -> 2,850 of 2,916 animal
         cards read right (in the issue's size range 98.7% -> 99.1%), no wrong game rank,
         the same phantoms on 150 empty tables (2)."""
-        retry = [
-            i
-            for i, (quad, reading) in enumerate(zip(quads, readings, strict=True))
-            if reading.label in (NOT_A_CARD, OTHER) and _squarish(quad)
-        ]
+        retry, turned_quads = _sideways(quads, readings, (NOT_A_CARD, OTHER))
         if not retry:
             return readings
-        turned_quads = [np.roll(quads[i], 1, axis=0) for i in retry]
         again = self._read_enrolled(rectify_cards(image, turned_quads), turned_quads)
         out = list(readings)
         for i, reading in zip(retry, again, strict=True):
@@ -338,6 +329,19 @@ class CardReader:
                 _enrolled_reading(key, float(best), float(best - runner_up), corners[i])
             )
         return readings
+
+
+def _sideways(
+    quads: list[np.ndarray], readings: list[CardReading], labels: tuple[str, ...]
+) -> tuple[list[int], list[np.ndarray]]:
+    """The near-square quads (`_squarish`) read as one of `labels`, by index, and each of
+    them turned by 90°: what a card seen steeply from its long side may be."""
+    retry = [
+        i
+        for i, (quad, reading) in enumerate(zip(quads, readings, strict=True))
+        if reading.label in labels and _squarish(quad)
+    ]
+    return retry, [np.roll(quads[i], 1, axis=0) for i in retry]
 
 
 def _squarish(quad: np.ndarray) -> bool:
@@ -520,12 +524,10 @@ def _playing_reading(
     if p < MIN_RANK_PROBABILITY or suits[s] < MIN_SUIT_PROBABILITY:
         return CardReading(corners, "up", None, None, OTHER, DOUBT * p * float(suits[s]))
     # 0.5 at the acceptance thresholds, 1 for a sure rank (about 0.95) and a sure suit
-    sureness = min(
-        (p - MIN_RANK_PROBABILITY) / (0.95 - MIN_RANK_PROBABILITY),
-        (suits[s] - MIN_SUIT_PROBABILITY) / (1 - MIN_SUIT_PROBABILITY),
+    confidence = _confidence(
+        (p, MIN_RANK_PROBABILITY, SURE_RANK), (suits[s], MIN_SUIT_PROBABILITY, 1.0)
     )
-    confidence = 0.5 + 0.5 * min(1.0, float(sureness))
-    return CardReading(corners, "up", rank, SUITS[s], f"{RANK_TEXT[k]} of {SUITS[s]}", confidence)
+    return _game_card(corners, k, s, confidence)
 
 
 def _index_reading(rank_p: np.ndarray, suit_p: np.ndarray, corners: np.ndarray) -> CardReading:
@@ -543,9 +545,20 @@ def _index_reading(rank_p: np.ndarray, suit_p: np.ndarray, corners: np.ndarray) 
     if q < INDEX_SUIT:
         return CardReading(corners, "up", None, None, NOT_A_CARD, p)
     # 0.5 at the floors, 1 for a sure rank (about 0.95) and suit
-    sureness = min((p - INDEX_RANK) / (0.95 - INDEX_RANK), (q - INDEX_SUIT) / (1 - INDEX_SUIT))
-    confidence = 0.5 + 0.5 * min(1.0, sureness)
+    confidence = _confidence((p, INDEX_RANK, SURE_RANK), (q, INDEX_SUIT, 1.0))
+    return _game_card(corners, k, s, confidence)
+
+
+def _game_card(corners: np.ndarray, k: int, s: int, confidence: float) -> CardReading:
+    """The reading of the game card of rank class `k` and suit `s`."""
     return CardReading(corners, "up", k + 1, SUITS[s], f"{RANK_TEXT[k]} of {SUITS[s]}", confidence)
+
+
+def _confidence(*measures: tuple[float, float, float]) -> float:
+    """A reading's confidence from its measures, each (value, floor, sure): 0.5 where one
+    is at its floor, 1 where every one is sure."""
+    sureness = min((value - floor) / (sure - floor) for value, floor, sure in measures)
+    return 0.5 + 0.5 * min(1.0, float(sureness))
 
 
 def _enrolled_reading(
@@ -558,11 +571,9 @@ def _enrolled_reading(
         near = max(0.0, similarity) * min(1.0, max(0.0, margin) / MIN_MARGIN)
         return CardReading(corners, "up", None, None, OTHER, DOUBT * near)
     # 0.5 at the thresholds, 1 for a sure match (SURE_SIMILARITY and SURE_MARGIN)
-    sureness = min(
-        (similarity - MIN_SIMILARITY) / (SURE_SIMILARITY - MIN_SIMILARITY),
-        (margin - MIN_MARGIN) / (SURE_MARGIN - MIN_MARGIN),
+    confidence = _confidence(
+        (similarity, MIN_SIMILARITY, SURE_SIMILARITY), (margin, MIN_MARGIN, SURE_MARGIN)
     )
-    confidence = 0.5 + 0.5 * min(1.0, sureness)
     if key == "back":
         return CardReading(corners, "down", None, None, "back", confidence)
     rank = int(key)
