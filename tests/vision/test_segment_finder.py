@@ -7,6 +7,7 @@ broken model file or post-processing, not a small drift."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -126,3 +127,25 @@ def test_bridged_cores_of_two_cards_side_by_side_are_split(monkeypatch) -> None:
         assert max(quad_iou(q, truth) for q in quads) >= 0.85
     monkeypatch.setattr(segment, "SPLIT_LEVEL", 1.0)  # no split: the merged blob is dropped
     assert len(rough_quads(maps)) == 0
+
+
+def test_a_webcam_frame_is_shrunk_close_to_area_averaging_and_others_exactly() -> None:
+    image, _ = render_scene(random_scene(np.random.default_rng(990_011), 12, size=(1280, 720)))
+    area = cv2.resize(image, (416, 234), interpolation=cv2.INTER_AREA).astype(int)
+    quick = segment.shrink(image, (416, 234)).astype(int)  # 3.08: a box of 3, then bilinear
+    assert np.abs(quick - area).mean() < 0.5 and np.abs(quick - area).max() <= 8
+    photo = cv2.resize(image, (960, 540))  # 960 to 416: 2.31, no odd box near it
+    expected = cv2.resize(photo, (416, 234), interpolation=cv2.INTER_AREA)
+    assert np.array_equal(segment.shrink(photo, (416, 234)), expected)
+
+
+def test_a_turned_blob_gives_a_turned_rough_quad() -> None:
+    # One card 40x56 net pixels turned by 30 degrees: its rough quad follows the turn.
+    card, core = np.zeros((180, 320), np.float32), np.zeros((180, 320), np.float32)
+    outline = cv2.boxPoints(((160.0, 90.0), (40.0, 56.0), 30.0))
+    cv2.fillConvexPoly(card, np.round(outline).astype(np.int32), 0.99)
+    cv2.fillConvexPoly(
+        core, np.round(cv2.boxPoints(((160.0, 90.0), (24.0, 40.0), 30.0))).astype(np.int32), 0.97
+    )
+    quads = rough_quads(CardMaps(card, core, 1.0, 1.0))
+    assert len(quads) == 1 and quad_iou(quads[0], outline) >= 0.9
