@@ -196,6 +196,29 @@ def test_card_views_combine_safely(tops, whole, rank) -> None:
     assert (reading.confidence >= 0.5) == (rank is not None or six_or_more)
 
 
+@pytest.mark.parametrize(
+    ("tops", "whole", "pips", "rank"),
+    [
+        (((1, 0.75), (1, 0.7)), (2, 0.97), 0.97, 3),  # smudged 3s read as 2s: the pips count 3
+        (((7, 0.8), (14, 0.6)), (4, 0.96), 0.99, 5),  # a 5 like an 8, a corner read blank
+        (((7, 0.95), (7, 0.8)), (4, 0.97), 0.99, None),  # a corner sure of an 8
+        (((1, 0.75), (1, 0.7)), (2, 0.97), 0.9, None),  # the pips' suit unsure
+        (((1, 0.75), (1, 0.7)), (2, 0.9), 0.99, None),  # the pips' rank unsure
+        (((8, 0.7), (8, 0.7)), (8, 0.99), 0.99, None),  # a sure 9: never a game card
+    ],
+)
+def test_a_face_sure_of_its_pips_names_the_card_its_corners_misread(
+    tops, whole, pips, rank
+) -> None:
+    rank_p, suits, _, _ = _views(*tops)
+    pip_suits = np.full(4, (1 - pips) / 3, np.float32)
+    pip_suits[3] = pips
+    reading = _playing_reading(rank_p, suits, _sure_of(*whole), pip_suits, DUMMY)
+    assert (reading.rank, reading.suit) == ((rank, "spades") if rank else (None, None))
+    suits[1] = [0.95, 0.01, 0.01, 0.03]  # a corner sure of clubs: whose card is it?
+    assert _playing_reading(rank_p, suits, _sure_of(*whole), pip_suits, DUMMY).rank is None
+
+
 def test_a_blurred_eight_whose_pips_read_for_sure_is_a_sure_other_face() -> None:
     """Blurred indices read as a 5 and a 6, the pips clearly an 8: a face that is no game
     card, read for sure (the default finder keeps it); never while a corner reads a game
