@@ -57,7 +57,7 @@ def scene_sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
     image, truths = render_scene(spec)
     occluder = _occluders(spec)
     # Crop window in frame pixels, the same aspect as the frame; then scaled for the net
-    # exactly as `segment.net_input` scales a frame (area averaging).
+    # exactly as `segment.net_input` scales a frame (`segment.shrink`).
     fraction = float(rng.uniform(0.5, 0.9)) if rng.random() < CROP_RATE else 1.0
     cw, ch = round(FRAME[0] * fraction), round(FRAME[1] * fraction)
     x0, y0 = int(rng.integers(0, FRAME[0] - cw + 1)), int(rng.integers(0, FRAME[1] - ch + 1))
