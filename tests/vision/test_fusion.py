@@ -153,15 +153,16 @@ def test_card_cover_is_the_mean_card_probability_under_a_frame_quad() -> None:
     assert cover[1] == 0.0
 
 
-def test_where_the_net_sees_no_card_only_a_face_read_for_sure_counts() -> None:
-    """A back or an unsure face is what a phone or a note reads as; the net misses some
-    big close-up cards, which the reader reads for sure."""
-    quads = [card_at(0, 0), card_at(200, 0), card_at(400, 0), card_at(600, 0)]
-    found = Candidates(quads, [False] * 4, [], [])
+def test_where_the_net_sees_no_card_only_a_face_or_a_back_read_for_sure_counts() -> None:
+    """A back read unsurely or an unsure face is what a phone or a note reads as; the net
+    misses some big close-up cards, and some backs, which the reader reads for sure."""
+    quads = [card_at(x, 0) for x in (0, 200, 400, 600, 800)]
+    found = Candidates(quads, [False] * 5, [], [])
     ace = reading(quads[0], "A of hearts", 0.97, rank=1)
     king = reading(quads[1], OTHER, 0.9)
-    readings = [ace, king, reading(quads[2], "back", 0.85), reading(quads[3], OTHER, 0.2)]
-    assert same(pick_readings(found, readings, {}), [ace, king])
+    back = reading(quads[4], "back", 0.93)
+    readings = [ace, king, reading(quads[2], "back", 0.85), reading(quads[3], OTHER, 0.2), back]
+    assert same(pick_readings(found, readings, {}), [ace, king, back])
 
 
 @pytest.mark.parametrize("seed", [6_100_003, 6_100_004, 6_100_009])
