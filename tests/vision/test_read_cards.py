@@ -229,6 +229,22 @@ def test_a_blurred_eight_whose_pips_read_for_sure_is_a_sure_other_face() -> None
     assert reading.rank is None and reading.confidence < 0.5
 
 
+def test_a_face_whose_pips_show_some_six_to_king_for_sure_is_one() -> None:
+    """A small Jack: its corners read nothing, its face 0.5 Jack, 0.3 Queen, 0.17 King; no
+    game card for sure, whichever it is. Not while a corner reads a game rank."""
+    blank = np.stack([_sure_of(14, 0.85), _sure_of(14, 0.8)])
+    face = np.full(15, 0.03 / 12, np.float32)
+    face[[10, 11, 12]] = 0.5, 0.3, 0.17
+    suits, pips = np.full((2, 4), 0.25, np.float32), np.full(4, 0.25, np.float32)
+    reading = _playing_reading(blank, suits, face, pips, DUMMY)
+    assert (reading.label, reading.rank) == (OTHER, None) and reading.confidence >= 0.95
+    ace_corner = np.stack([_sure_of(0, 0.65), _sure_of(14, 0.8)])
+    reading = _playing_reading(ace_corner, suits, face, pips, DUMMY)
+    assert reading.rank is None and reading.confidence < 0.5
+    face[[10, 11, 12]] = 0.5, 0.3, 0.1  # 0.9 of 6..King: not sure enough
+    assert _playing_reading(blank, suits, face, pips, DUMMY).label == NOT_A_CARD
+
+
 def test_an_unsure_back_is_no_card() -> None:
     """A phone or a dark note reads as a back at about 0.5-0.6; real backs at 0.8 and
     more: an unsure back is no card at all, and the pipeline drops it."""
