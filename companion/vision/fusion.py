@@ -21,6 +21,9 @@ How they are joined:
   a note that made a clean outline is not card to the net, and reads at best as an unsure
   face or a back; the net, though, misses some big cards of close-up photos that the
   reader reads for sure, and some backs whose pattern it takes for the table;
+- where the first look leaves card unexplained, the learned finder's net also looks again
+  at that part of the frame, enlarged (`_zoomed`, `ZOOM`): cards it saw too small to
+  outline; a card only this second look found must read as a game card or for sure;
 - every quad of both finders is read; a card found by both is read twice, and the reading
   the reader stands by more wins (a face or a back before "other", then confidence). Where
   both finders placed the same sides (`TWIN`) and the edge quad reads sure, the learned
@@ -104,6 +107,18 @@ INDEX_CONTEXT = 64
 # 0.5, 0.75 and 0.9 left the edge finder out on 52%, 45% and 33% of the frames, with 2,805,
 # 2,804 and 2,804 cards read right.
 SETTLED = 0.75
+# Where card is left unexplained, the learned finder's net looks again at that part of the
+# frame scaled by ZOOM (a 1280x720 frame is first seen at 0.325: a 60-pixel card 20 net
+# pixels long, 30 at 0.5, as in its training crops), where that enlarges it by ZOOM_GAIN
+# or more. A card found so only is kept as a game card or read at SURE_ENOUGH: the second
+# look makes stray blobs on unseen textures, which read as backs at 0.66-0.75 (with the
+# first look's floor, 3 more phantoms on 200 animal tuning scenes, 3 more stray readings on
+# the real train split). Measured on tuning data: playing cards 2,820 -> 2,836 of 2,936
+# right (seed 960,100+) and 2,804 -> 2,824 of 2,919 (960,300+), animals 2,849 -> 2,868 of
+# 2,916, mostly cards under 60 pixels; wrong game ranks, phantoms on those scenes and on
+# 150 empty tables, the real train split and 16 of 18 rendered fans unchanged.
+ZOOM = 0.5
+ZOOM_GAIN = 1.3
 # A reading the reader stands by (read.py: every game rank, a 6..King read clearly).
 SURE = 0.5
 # A learned card read as a face or a back at this confidence is not read a second time
@@ -119,8 +134,9 @@ TWIN = 0.9
 @dataclass(frozen=True)
 class Candidates:
     """Quads to read: the edge finder's, whether the net sees card under each, the learned
-    finder's placed quads and the rough rectangle each was placed from; the net's maps and
-    the scaled frame they came from (for the corner-index search)."""
+    finder's placed quads (its second look's last) and the rough rectangle each was
+    placed from; the net's maps and the scaled frame they came from (for the corner-index
+    search)."""
 
     edges: list[np.ndarray]
     net_agrees: list[bool]
@@ -128,6 +144,7 @@ class Candidates:
     rough: list[np.ndarray]
     maps: CardMaps | None = None
     net_image: np.ndarray | None = None  # the frame as the nets see it (`segment.net_input`)
+    zoomed: int = 0  # the last `zoomed` learned quads are the second look's (`_zoomed`)
 
     @property
     def quads(self) -> list[np.ndarray]:
@@ -145,7 +162,7 @@ def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
     kept = _read_found(image, reader, found, known) if found.quads else []
     if not _in_doubt(found, kept):
         return kept
-    found = _with_edges(colour, found)
+    found = _with_edges(colour, _zoomed(colour, found, kept))
     kept = _read_found(image, reader, found, known) if found.quads else []
     region = _unexplained(found, kept) if reader.deck.kind == PLAYING_CARDS else None
     if region is not None and found.maps is not None and found.net_image is not None:
@@ -252,6 +269,44 @@ def _learned_candidates(colour: np.ndarray) -> Candidates:
     return Candidates([], [], placed, [order_clockwise(q) for q in rough], maps, scaled[0])
 
 
+def _zoomed(colour: np.ndarray, found: Candidates, kept: list[CardReading]) -> Candidates:
+    """`found` with the quads of the learned finder's second look (`ZOOM`) at the part of
+    the frame where its net sees card that `kept` leaves unexplained: small cards it saw
+    too small to outline. A quad on a card the first look outlined (`SAME_CARD`) is left
+    out."""
+    region = _unexplained(found, kept, SETTLED)
+    if region is None or found.maps is None or ZOOM_GAIN * found.maps.sx > ZOOM:
+        return found
+    # the region's box, net input pixels -> frame pixels
+    x0, y0, x1, y1 = region
+    sx, sy = found.maps.sx, found.maps.sy
+    fx0, fy0 = int(x0 / sx), int(y0 / sy)
+    fx1 = min(colour.shape[1], int(np.ceil(x1 / sx)))
+    fy1 = min(colour.shape[0], int(np.ceil(y1 / sy)))
+    part = np.ascontiguousarray(colour[fy0:fy1, fx0:fx1])
+    rough = rough_quads(card_maps(part, net_input(part, round(ZOOM * max(part.shape[:2])))))
+    if not len(rough):
+        return found
+    offset = np.float32([fx0, fy0])
+    pairs = [
+        (placed + offset, order_clockwise(quad + offset))
+        for placed, quad in zip(place_quads(part, rough), rough, strict=True)
+    ]
+    new = [
+        pair
+        for pair in pairs
+        if not any(quad_iou(pair[0], quad) >= SAME_CARD for quad in found.learned)
+    ]
+    if not new:
+        return found
+    return replace(
+        found,
+        learned=found.learned + [placed for placed, _ in new],
+        rough=found.rough + [quad for _, quad in new],
+        zoomed=len(new),
+    )
+
+
 def _with_edges(colour: np.ndarray, learned: Candidates) -> Candidates:
     """`learned` with the edge finder's quads of the same frame, and whether the net sees
     card under each."""
@@ -355,11 +410,14 @@ def _settled(reading: CardReading, floor: float) -> bool:
 def _worth_reporting(found: Candidates, index: int, reading: CardReading) -> bool:
     """Whether a reading may stand for a card: any reading of an edge quad the net agrees
     with; where the net sees no card, a face read for sure or a back at `BACK_WITHOUT_NET`;
-    from the learned finder, a game card or a reading at `LEARNED_ALONE_FLOOR`."""
+    from the learned finder, a game card or a reading at `LEARNED_ALONE_FLOOR`
+    (`SURE_ENOUGH` from its second look, `_zoomed`)."""
     if index < len(found.edges):
         floor = SURE if reading.face == "up" else BACK_WITHOUT_NET
         return found.net_agrees[index] or reading.confidence >= floor
-    return reading.rank is not None or reading.confidence >= LEARNED_ALONE_FLOOR
+    second_look = index >= len(found.quads) - found.zoomed
+    floor = SURE_ENOUGH if second_look else LEARNED_ALONE_FLOOR
+    return reading.rank is not None or reading.confidence >= floor
 
 
 def _edge_twins(found: Candidates) -> dict[int, int]:
