@@ -23,7 +23,7 @@ How they are joined:
   reader reads for sure, and some backs whose pattern it takes for the table;
 - where the first look leaves card unexplained, the learned finder's net also looks again
   at that part of the frame, enlarged (`_zoomed`, `ZOOM`): cards it saw too small to
-  outline; a card only this second look found must read as a game card or for sure;
+  outline; a card only this second look found must read for sure;
 - every quad of both finders is read; a card found by both is read twice, and the reading
   the reader stands by more wins (a face or a back before "other", then confidence). Where
   both finders placed the same sides (`TWIN`) and the edge quad reads sure, the learned
@@ -110,15 +110,22 @@ SETTLED = 0.75
 # Where card is left unexplained, the learned finder's net looks again at that part of the
 # frame scaled by ZOOM (a 1280x720 frame is first seen at 0.325: a 60-pixel card 20 net
 # pixels long, 30 at 0.5, as in its training crops), where that enlarges it by ZOOM_GAIN
-# or more. A card found so only is kept as a game card or read at SURE_ENOUGH: the second
-# look makes stray blobs on unseen textures, which read as backs at 0.66-0.75 (with the
-# first look's floor, 3 more phantoms on 200 animal tuning scenes, 3 more stray readings on
-# the real train split). Measured on tuning data: playing cards 2,820 -> 2,836 of 2,936
-# right (seed 960,100+) and 2,804 -> 2,824 of 2,919 (960,300+), animals 2,849 -> 2,868 of
-# 2,916, mostly cards under 60 pixels; wrong game ranks, phantoms on those scenes and on
-# 150 empty tables, the real train split and 16 of 18 rendered fans unchanged.
+# or more. A card found so only is kept where read at SURE_ENOUGH, game cards too: the
+# second look makes stray blobs on unseen textures, which read as backs at 0.66-0.75
+# (with the first look's floor, 3 more phantoms on 200 animal tuning scenes, 3 more stray
+# readings on the real train split), and a quad half on an Ace half on the table read as
+# a second Ace at 0.5 (a real train photo). Measured on tuning data: playing cards 2,820
+# -> 2,836 of 2,936 right (seed 960,100+) and 2,804 -> 2,822 of 2,919 (960,300+), animals
+# 2,849 -> 2,870 of 2,916, mostly cards under 60 pixels; wrong game ranks, phantoms on
+# those scenes and on 150 empty tables, the real train split and 16 of 18 rendered fans
+# unchanged. Game cards kept from 0.5 like the first look's: 2 more right on the second
+# set, 2 fewer animals.
 ZOOM = 0.5
 ZOOM_GAIN = 1.3
+# The second look sees the unexplained card's box this many net input pixels wider on
+# every side (the index finder needs `INDEX_CONTEXT`, 64): on the same tuning data, with
+# 64, 1 more playing card and 1 animal fewer, and 2 ms more per frame in doubt on average.
+ZOOM_CONTEXT = 32
 # A reading the reader stands by (read.py: every game rank, a 6..King read clearly).
 SURE = 0.5
 # A learned card read as a face or a back at this confidence is not read a second time
@@ -197,11 +204,14 @@ def _read_found(
 
 
 def _unexplained(
-    found: Candidates, kept: list[CardReading], floor: float = SURE_ENOUGH
+    found: Candidates,
+    kept: list[CardReading],
+    floor: float = SURE_ENOUGH,
+    context: int = INDEX_CONTEXT,
 ) -> tuple[int, int, int, int] | None:
     """Where the net sees card (`UNEXPLAINED` of the frame at least) that no card read for
     sure covers (`_settled` at `floor`): only there can a card lie whose outline no finder
-    closed. The box (x0, y0, x1, y1) of the net's input around it, `INDEX_CONTEXT` wider
+    closed. The box (x0, y0, x1, y1) of the net's input around it, `context` pixels wider
     on every side and on the net's grid (`STRIDE`); None where every card seen was read."""
     if found.maps is None or found.net_image is None:
         return None
@@ -215,9 +225,9 @@ def _unexplained(
         return None
     x, y, w, h = cv2.boundingRect(card)
     height, width = found.net_image.shape[:2]
-    x0, y0 = (max(0, v - INDEX_CONTEXT) // STRIDE * STRIDE for v in (x, y))
-    x1 = min(width, -(-(x + w + INDEX_CONTEXT) // STRIDE) * STRIDE)
-    y1 = min(height, -(-(y + h + INDEX_CONTEXT) // STRIDE) * STRIDE)
+    x0, y0 = (max(0, v - context) // STRIDE * STRIDE for v in (x, y))
+    x1 = min(width, -(-(x + w + context) // STRIDE) * STRIDE)
+    y1 = min(height, -(-(y + h + context) // STRIDE) * STRIDE)
     return x0, y0, x1, y1
 
 
@@ -274,7 +284,7 @@ def _zoomed(colour: np.ndarray, found: Candidates, kept: list[CardReading]) -> C
     the frame where its net sees card that `kept` leaves unexplained: small cards it saw
     too small to outline. A quad on a card the first look outlined (`SAME_CARD`) is left
     out."""
-    region = _unexplained(found, kept, SETTLED)
+    region = _unexplained(found, kept, SETTLED, ZOOM_CONTEXT)
     if region is None or found.maps is None or ZOOM_GAIN * found.maps.sx > ZOOM:
         return found
     # the region's box, net input pixels -> frame pixels
@@ -410,14 +420,14 @@ def _settled(reading: CardReading, floor: float) -> bool:
 def _worth_reporting(found: Candidates, index: int, reading: CardReading) -> bool:
     """Whether a reading may stand for a card: any reading of an edge quad the net agrees
     with; where the net sees no card, a face read for sure or a back at `BACK_WITHOUT_NET`;
-    from the learned finder, a game card or a reading at `LEARNED_ALONE_FLOOR`
-    (`SURE_ENOUGH` from its second look, `_zoomed`)."""
+    from the learned finder, a game card or a reading at `LEARNED_ALONE_FLOOR`, from its
+    second look (`_zoomed`) any reading at `SURE_ENOUGH`."""
     if index < len(found.edges):
         floor = SURE if reading.face == "up" else BACK_WITHOUT_NET
         return found.net_agrees[index] or reading.confidence >= floor
-    second_look = index >= len(found.quads) - found.zoomed
-    floor = SURE_ENOUGH if second_look else LEARNED_ALONE_FLOOR
-    return reading.rank is not None or reading.confidence >= floor
+    if index >= len(found.quads) - found.zoomed:  # the second look's
+        return reading.confidence >= SURE_ENOUGH
+    return reading.rank is not None or reading.confidence >= LEARNED_ALONE_FLOOR
 
 
 def _edge_twins(found: Candidates) -> dict[int, int]:
