@@ -429,9 +429,7 @@ def _combine_views(
             return led or (k, 0.5 * p, suits)
     if k + 1 in GAME_RANKS and seen < BACK_CLASS and _suit_dissents(whole_suit, suits):
         return k, 0.5 * p, suits  # the pips' suit speaks against the corners'
-    if k == BACK_CLASS or (
-        k + 1 in GAME_RANKS and p >= MIN_RANK_PROBABILITY and suits.max() >= MIN_SUIT_PROBABILITY
-    ):
+    if k == BACK_CLASS or _names_game_card(k, p, suits):
         return k, p, suits
     return _whole_face_lead(rank_p, whole_rank, whole_suit, suits, p) or (k, p, suits)
 
@@ -514,10 +512,13 @@ def _led_by_whole_face(
         return False
     if _suit_dissents(whole_suit, suits):
         return False
+    return not _corner_reads_another_face(rank_p, k, UNSURE_VIEW)
+
+
+def _corner_reads_another_face(rank_p: np.ndarray, k: int, level: float) -> bool:
+    """Whether a corner reads a face other than rank class `k` at `level` or more."""
     top = rank_p.argmax(axis=1)
-    return not any(
-        top[v] != k and top[v] < BACK_CLASS and rank_p[v, top[v]] >= UNSURE_VIEW for v in (0, 1)
-    )
+    return any(top[v] != k and top[v] < BACK_CLASS and rank_p[v, top[v]] >= level for v in (0, 1))
 
 
 def _playing_reading(
@@ -580,12 +581,10 @@ def _whole_face_sure(
     k = int(whole_rank.argmax())
     if k + 1 not in GAME_RANKS or whole_rank[k] < WHOLE_SURE or whole_suit.max() < WHOLE_SURE:
         return False
-    top, suit = rank_p.argmax(axis=1), int(whole_suit.argmax())
-    return not any(
-        (top[v] != k and top[v] < BACK_CLASS and rank_p[v, top[v]] >= SURE_VIEW)
-        or (suit_p[v].argmax() != suit and suit_p[v].max() >= UNSURE_VIEW)
-        for v in (0, 1)
-    )
+    if _corner_reads_another_face(rank_p, k, SURE_VIEW):
+        return False
+    suit = int(whole_suit.argmax())
+    return not any(suit_p[v].argmax() != suit and suit_p[v].max() >= UNSURE_VIEW for v in (0, 1))
 
 
 def _index_reading(rank_p: np.ndarray, suit_p: np.ndarray, corners: np.ndarray) -> CardReading:
