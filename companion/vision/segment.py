@@ -31,8 +31,9 @@ from companion.vision.geometry import order_clockwise
 from companion.vision.onnx_models import MODELS_DIR, model_session
 
 MODEL = MODELS_DIR / "card_finder.onnx"
-# The net was trained on 1280x720 renders (and crops of them) scaled to a long side of
-# TRAINED_LONG_SIDE. It sees a frame at NET_SCALE of its size, its long side between
+# The net was first trained on 1280x720 renders (and crops of them) scaled to a long side
+# of TRAINED_LONG_SIDE, then fine-tuned on them scaled as here too (models/README.md,
+# fourth stage). It sees a frame at NET_SCALE of its size, its long side between
 # TRAINED_LONG_SIDE and MAX_NET_LONG_SIDE: a 1280x720 webcam frame at 416 (a 60-pixel card
 # 20 net pixels long, not 15), a phone's 504x378 photo at 320 as in training. Measured on
 # 40 tuning scenes per deck (seeds 950,000/960,000 and 950,040/960,040), the default

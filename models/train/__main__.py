@@ -18,6 +18,7 @@ def main() -> None:
             "whole",
             "embed",
             "finder",
+            "finder-tune",
             "index",
             "demo-deck",
             "evaluate",
@@ -30,6 +31,11 @@ def main() -> None:
     )
     parser.add_argument("--synth", type=int, default=16_000, help="synthetic cards to render")
     parser.add_argument("--out", type=Path, help="ONNX file to write (default: the shipped one)")
+    parser.add_argument(
+        "--init",
+        type=Path,
+        help="finder-tune: the exported finder to start from (default: the shipped one)",
+    )
     args = parser.parse_args()
     if args.model == "evaluate":
         from .evaluate import main as evaluate
@@ -50,6 +56,13 @@ def main() -> None:
         from . import finder
 
         finder.train(args.out or MODELS_DATA / "card_finder.onnx", seed=args.seed)
+        return
+    if args.model == "finder-tune":
+        from . import finder
+
+        out = args.out or MODELS_DATA / "card_finder.onnx"
+        finder.tune(out, init=args.init or MODELS_DATA / "card_finder.onnx", seed=5, peak_lr=5e-4)
+        finder.tune(out, init=out, seed=6, peak_lr=3e-4)
         return
     if args.model == "index":
         from . import index_finder

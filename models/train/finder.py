@@ -14,9 +14,11 @@ with coins, phones, notes, markers and hands teach what is not a card.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -34,12 +36,19 @@ EMPTY_RATE = 0.15  # scenes without a card
 BATCH = 12
 CROP = (128, 192)  # training crops, input pixels (height, width)
 DATA_DIR = Path("/tmp/finder_data")  # rendered once, reused by later runs
+RUN_DATA_DIR = Path("/tmp/finder_data_run")  # scenes at the runtime's scale (`tune`)
+FIRST_SAMPLES = 4500  # scenes of the first stages (`train`)
+RUN_SAMPLES = 6000  # scenes at the runtime's scale
 PILE_SEEDS = 500_000  # scene seeds from here on are heaps of big cards (`layout="pile"`)
 
 
-def scene_sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
+def scene_sample(
+    seed: int, long_side: int | None = TRAINED_LONG_SIDE
+) -> tuple[np.ndarray, np.ndarray]:
     """Render training scene `seed` (< 1,000,000): net input (H, W, 3) uint8 and targets
-    (2, H/2, W/2) uint8 (card, core; 0..255 = the covered fraction of each output pixel)."""
+    (2, H/2, W/2) uint8 (card, core; 0..255 = the covered fraction of each output pixel).
+    The frame (or its crop) is scaled to `long_side`, or with None as the runtime scales
+    it (`segment.net_size`: a whole 1280x720 frame to 416)."""
     rng = training_rng(seed)
     if seed >= PILE_SEEDS:
         spec = pile_scene(rng, "mixed", int(rng.integers(2, 6)))
@@ -61,7 +70,7 @@ def scene_sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
     fraction = float(rng.uniform(0.5, 0.9)) if rng.random() < CROP_RATE else 1.0
     cw, ch = round(FRAME[0] * fraction), round(FRAME[1] * fraction)
     x0, y0 = int(rng.integers(0, FRAME[0] - cw + 1)), int(rng.integers(0, FRAME[1] - ch + 1))
-    net_in, sx, sy = net_input(image[y0 : y0 + ch, x0 : x0 + cw], TRAINED_LONG_SIDE)
+    net_in, sx, sy = net_input(image[y0 : y0 + ch, x0 : x0 + cw], long_side)
     pad_h, pad_w = net_in.shape[:2]
     # Frame pixel centres to net pixel centres (cv2.resize's convention), for the targets.
     to_net = np.array([[sx, 0, (0.5 - x0) * sx - 0.5], [0, sy, (0.5 - y0) * sy - 0.5]])
@@ -163,10 +172,12 @@ def _eroded(quad: np.ndarray, sign: float) -> np.ndarray:
     return np.stack([at(u, v), at(1 - u, v), at(1 - u, 1 - v), at(u, 1 - v)])
 
 
-def render_set(first_seed: int, count: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def render_set(
+    first_seed: int, count: int, long_side: int | None = TRAINED_LONG_SIDE
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """`count` samples from consecutive seeds (all must stay below 1,000,000)."""
     for seed in range(first_seed, first_seed + count):
-        yield scene_sample(seed)
+        yield scene_sample(seed, long_side)
 
 
 # --- the net and its training (torch only here) --------------------------------------------
@@ -219,7 +230,7 @@ def train(
     out: Path,
     *,
     data: Path = DATA_DIR,
-    samples: int = 4500,
+    samples: int = FIRST_SAMPLES,
     piles: int = 0,
     minutes: float = 10.0,
     seed: int = 0,
@@ -237,17 +248,65 @@ def train(
     sets = [_load_or_render(data, 0, samples)]
     if piles:  # none by default: the shipped model saw no heaps
         sets.append(_load_or_render(data, PILE_SEEDS, piles))
-    x_all, y_all = (np.concatenate(parts) for parts in zip(*sets, strict=True))
+    scenes = Scenes(*(np.concatenate(parts) for parts in zip(*sets, strict=True)))
     model = build_net()
     if resume:
         model.load_state_dict(torch.load(data / "finder_state.pt"))
+    _fit(model, scenes, minutes=minutes, seed=seed, peak_lr=peak_lr)
+    torch.save(model.state_dict(), data / "finder_state.pt")  # to fine-tune from later
+    export(model, out)
+
+
+def tune(
+    out: Path,
+    *,
+    init: Path,
+    minutes: float = 20.0,
+    seed: int = 5,
+    peak_lr: float = 5e-4,
+    threads: int = 2,
+    processes: int = 2,
+) -> None:
+    """Fine-tune the exported finder `init` for `minutes` on scenes scaled as the runtime
+    scales them (`segment.net_size`: a whole 1280x720 frame to 416; the first stages saw
+    it at 320), seeds 0..RUN_SAMPLES-1, rendered on `processes` and cached in
+    RUN_DATA_DIR, mixed with the first stages' scenes (DATA_DIR) so that what those taught
+    at 320, as the phone photos are seen, is kept; export to `out`."""
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    run_scale = _load_or_render(RUN_DATA_DIR, 0, RUN_SAMPLES, None, processes)
+    first = _load_or_render(DATA_DIR, 0, FIRST_SAMPLES, TRAINED_LONG_SIDE, processes)
+    shape = np.array(run_scale[0].shape[1:3])
+    first = (_padded(first[0], shape, 1), _padded(first[1], shape // 2, 2), first[2])
+    scenes = Scenes(*(np.concatenate(parts) for parts in zip(run_scale, first, strict=True)))
+    model = load_onnx(init, scenes.inputs[:64])
+    _fit(model, scenes, minutes=minutes, seed=seed, peak_lr=peak_lr)
+    export(model, out)
+
+
+class Scenes(NamedTuple):
+    """Rendered training scenes: net inputs (N, H, W, 3) uint8 and targets (N, 2, H/2, W/2)
+    uint8, each padded to the largest; `sizes` (N, 2) the height and width each really
+    has."""
+
+    inputs: np.ndarray
+    targets: np.ndarray
+    sizes: np.ndarray
+
+
+def _fit(model, scenes: Scenes, *, minutes: float, seed: int, peak_lr: float) -> None:
+    """Train `model` (torch.nn.Module) on random crops of `scenes` for `minutes`."""
+    import torch
+
     weights = sum(p.numel() for p in model.parameters())
-    print(f"{len(x_all)} scenes, {weights} weights")
+    print(f"{len(scenes.inputs)} scenes, {weights} weights", flush=True)
     optimiser = torch.optim.AdamW(model.parameters(), lr=peak_lr, weight_decay=1e-4)
     rng = np.random.default_rng(seed)
     model.train()
     for step in timed_steps(optimiser, peak_lr, minutes):
-        x, y = _batch(x_all, y_all, rng, BATCH)
+        x, y = _batch(scenes, rng, BATCH)
         logits = model(torch.from_numpy(x))
         target = torch.from_numpy(y)
         # Separating touching cards hinges on the core: it weighs three times as much.
@@ -260,8 +319,59 @@ def train(
         optimiser.step()
         if step % 50 == 0:
             print(f"step {step} loss {loss.item():.4f}", flush=True)
-    torch.save(model.state_dict(), data / "finder_state.pt")  # to fine-tune from later
-    export(model, out)
+
+
+def load_onnx(path: Path, sample: np.ndarray):  # -> torch.nn.Module
+    """A finder net holding the weights of an exported model, ready to fine-tune.
+
+    The export folds each batch norm into its convolution (weight and `weight_bias`). Each
+    batch norm is rebuilt to give the same output: its running mean and spread, and so its
+    scale and shift, are those of the folded convolution's output on `sample` (net inputs,
+    (N, H, W, 3) uint8), so the net starts in training mode close to where the exported
+    model stands, and in eval mode exactly there.
+    """
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    weights = {
+        i.name: torch.from_numpy(numpy_helper.to_array(i).copy())
+        for i in onnx.load(str(path)).graph.initializer
+    }
+    model = build_net()
+    folded = {}  # batch norm -> its convolution's folded bias
+    with torch.no_grad():
+        for name, module in model.named_modules():
+            if isinstance(module, torch.nn.Conv2d):
+                module.weight.copy_(weights[f"{name}.weight"])
+                if module.bias is not None:
+                    module.bias.copy_(weights[f"{name}.bias"])
+            elif isinstance(module, torch.nn.BatchNorm2d):
+                bias = weights[f"{name.rsplit('.', 1)[0]}.0.weight_bias"]
+                module.weight.fill_(1.0)
+                module.bias.copy_(bias)
+                module.running_mean.zero_()
+                module.running_var.fill_(1.0 - module.eps)
+                folded[module] = bias
+    # With each batch norm a plain shift, the net computes the exported model: read the
+    # spread of every convolution's output in one pass, then make it the batch norm's.
+    seen: dict = {}
+    hooks = [
+        bn.register_forward_pre_hook(lambda m, args: seen.__setitem__(m, args[0])) for bn in folded
+    ]
+    model.eval()
+    with torch.no_grad():
+        model(torch.from_numpy(sample.transpose(0, 3, 1, 2).astype(np.float32)))
+        for hook in hooks:
+            hook.remove()
+        for bn, bias in folded.items():
+            y = seen[bn]
+            mean, std = y.mean(dim=(0, 2, 3)), y.std(dim=(0, 2, 3)) + 1e-4
+            bn.weight.copy_(std)
+            bn.bias.copy_(mean + bias)
+            bn.running_mean.copy_(mean)
+            bn.running_var.copy_(std**2 - bn.eps)
+    return model
 
 
 def timed_steps(optimiser, peak_lr: float, minutes: float) -> Iterator[int]:
@@ -279,37 +389,74 @@ def timed_steps(optimiser, peak_lr: float, minutes: float) -> Iterator[int]:
         yield step
 
 
-def _load_or_render(data: Path, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """Scenes `first`..`first + count - 1`, rendered into `data` in chunks of 500 the first
-    time."""
+def _load_or_render(
+    data: Path,
+    first: int,
+    count: int,
+    long_side: int | None = TRAINED_LONG_SIDE,
+    processes: int = 1,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Scenes `first`..`first + count - 1` (inputs, targets, sizes as `Scenes`), rendered
+    into `data` in chunks of 500 the first time."""
     data.mkdir(parents=True, exist_ok=True)
-    xs, ys = [], []
-    for start in range(first, first + count, 500):
-        path = data / f"chunk_{start:07d}.npz"
-        if not path.exists():
-            chunk = list(render_set(start, min(500, first + count - start)))
-            np.savez(path, x=np.stack([c[0] for c in chunk]), y=np.stack([c[1] for c in chunk]))
+    starts = range(first, first + count, 500)
+    jobs = [
+        (data / f"chunk_{start:07d}.npz", start, min(500, first + count - start), long_side)
+        for start in starts
+    ]
+    missing = [job for job in jobs if not job[0].exists()]
+    if missing:
+        with multiprocessing.get_context("spawn").Pool(processes) as pool:
+            pool.starmap(_render_chunk, missing)
+    parts = []
+    for path, *_ in jobs:
         with np.load(path) as loaded:
-            xs.append(loaded["x"])
-            ys.append(loaded["y"])
-    return np.concatenate(xs)[:count], np.concatenate(ys)[:count]
+            x, y = loaded["x"], loaded["y"]
+            # Chunks of the first stages are all one size and have no "sizes".
+            sizes = loaded["sizes"] if "sizes" in loaded else np.tile(x.shape[1:3], (len(x), 1))
+            parts.append((x, y, sizes))
+    shape = np.max([p[0].shape[1:3] for p in parts], axis=0)
+    inputs = np.concatenate([_padded(p[0], shape, 1) for p in parts])[:count]
+    targets = np.concatenate([_padded(p[1], shape // 2, 2) for p in parts])[:count]
+    return inputs, targets, np.concatenate([p[2] for p in parts])[:count]
 
 
-def _batch(
-    x_all: np.ndarray, y_all: np.ndarray, rng: np.random.Generator, size: int
-) -> tuple[np.ndarray, np.ndarray]:
+def _render_chunk(path: Path, start: int, count: int, long_side: int | None) -> None:
+    """Render scenes `start`.. into one chunk file, padded to the largest with sizes."""
+    chunk = list(render_set(start, count, long_side))
+    shape = np.max([c[0].shape[:2] for c in chunk], axis=0)
+    np.savez(
+        path,
+        x=np.stack([_padded(c[0][None], shape, 1)[0] for c in chunk]),
+        y=np.stack([_padded(c[1][None], shape // 2, 2)[0] for c in chunk]),
+        sizes=np.array([c[0].shape[:2] for c in chunk]),
+    )
+
+
+def _padded(batch: np.ndarray, shape: np.ndarray, axis: int) -> np.ndarray:
+    """`batch` with zeros after its axes `axis`, `axis + 1` up to `shape`."""
+    pad = [(0, 0)] * batch.ndim
+    for i in range(2):
+        pad[axis + i] = (0, int(shape[i]) - batch.shape[axis + i])
+    return np.pad(batch, pad)
+
+
+def _batch(scenes: Scenes, rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
     """A random batch of crops, flipped and (half the time) transposed to portrait, its light
     scaled: (N, 3, H, W) float32 0..255 and (N, 2, H/2, W/2) float32 0..1."""
-    index = rng.integers(0, len(x_all), size)
+    index = rng.integers(0, len(scenes.inputs), size)
     # Crops (CROP of the input's height and width, on the output's pixel grid) train 2.5
     # times faster than whole frames, and cut cards at their borders too.
-    height, width = x_all.shape[1:3]
     ch, cw = CROP
-    top = 2 * int(rng.integers(0, (height - ch) // 2 + 1))
-    left = 2 * int(rng.integers(0, (width - cw) // 2 + 1))
-    x = x_all[index, top : top + ch, left : left + cw].transpose(0, 3, 1, 2).astype(np.float32)
-    y = y_all[index, :, top // 2 : (top + ch) // 2, left // 2 : (left + cw) // 2]
-    y = y.astype(np.float32) / 255.0
+    xs, ys = [], []
+    for i in index:
+        height, width = scenes.sizes[i]
+        top = 2 * int(rng.integers(0, (height - ch) // 2 + 1))
+        left = 2 * int(rng.integers(0, (width - cw) // 2 + 1))
+        xs.append(scenes.inputs[i, top : top + ch, left : left + cw])
+        ys.append(scenes.targets[i, :, top // 2 : (top + ch) // 2, left // 2 : (left + cw) // 2])
+    x = np.stack(xs).transpose(0, 3, 1, 2).astype(np.float32)
+    y = np.stack(ys).astype(np.float32) / 255.0
     if rng.random() < 0.5:
         x, y = x[..., ::-1], y[..., ::-1]
     if rng.random() < 0.5:

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models.train.finder import _masks, scene_sample
+from models.train.finder import CROP, Scenes, _batch, _masks, scene_sample
 
 
 def _blobs(mask: np.ndarray) -> int:
@@ -40,3 +40,23 @@ def test_scene_sample_shapes_and_held_out_seeds() -> None:
     assert (targets[1] <= targets[0].astype(int) + 1).all()  # the core lies in the card
     with pytest.raises(ValueError, match="held out"):
         scene_sample(5_000_000)
+
+
+def test_run_scale_samples_are_scaled_as_the_runtime_scales_frames() -> None:
+    image, targets = scene_sample(7, None)  # a whole 1280x720 frame: 416x234, padded
+    assert image.shape == (240, 416, 3)
+    assert targets.shape == (2, 120, 208)
+
+
+def test_batches_crop_each_scene_within_its_own_size() -> None:
+    inputs = np.zeros((2, 240, 416, 3), np.uint8)
+    inputs[0, :192, :320] = 200  # a smaller scene padded with zeros
+    inputs[1] = 100
+    targets = np.zeros((2, 2, 120, 208), np.uint8)
+    scenes = Scenes(inputs, targets, np.array([[192, 320], [240, 416]]))
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        x, y = _batch(scenes, rng, 8)
+        assert x.shape == (8, 3, *CROP) or x.shape == (8, 3, *CROP[::-1])
+        assert (x.reshape(8, -1).min(axis=1) > 0).all()  # never the padding
+        assert y.shape[2:] == (x.shape[2] // 2, x.shape[3] // 2)
