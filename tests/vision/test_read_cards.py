@@ -6,6 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.vision import read as read_module
+from companion.vision.bench import synthetic_scenes
 from companion.vision.decks import load_deck
 from companion.vision.features import (
     READ_SIZE,
@@ -383,3 +385,18 @@ def test_an_animal_card_seen_steeply_is_read_turned() -> None:
     (bear,) = [t for t in truths if t.rank == 1 and 100 < quad_long_side(t.corners) < 120]
     (reading,) = CardReader(load_deck("demo-animals")).read_batch(image, [bear.corners])
     assert (reading.face, reading.rank) == ("up", 1) and reading.confidence >= 0.5
+
+
+def test_a_court_card_seen_steeply_is_read_turned(monkeypatch) -> None:
+    """A Jack 67 px long on rendered tuning scene 960,112 is ordered sideways (its court
+    figure lies across the rectified card) and read as no card at all; turned, both
+    corners and the face read a Jack: a 6..King read for sure, not a missing card."""
+    image, truths = next(synthetic_scenes("playing-cards", 1, 960_112))
+    (jack,) = [t for t in truths if t.spec.rank == 11 and quad_long_side(t.corners) < 80]
+    reader = CardReader(load_deck("playing-cards"))
+    (reading,) = reader.read_batch(image, [jack.corners])
+    assert (reading.face, reading.rank, reading.label) == ("up", None, "other")
+    assert reading.confidence >= 0.9
+    monkeypatch.setattr(read_module, "SIDEWAYS_FACE", 2.0)  # no 6..King counts turned
+    (unturned,) = reader.read_batch(image, [jack.corners])
+    assert unturned.label == "not a card"
