@@ -13,7 +13,14 @@ from companion.vision.read import EMBED_MODEL, PLAYING_MODEL, WHOLE_MODEL
 MAX_BYTES = 2 * 1024 * 1024
 
 
-SHIPPED = [PLAYING_MODEL, WHOLE_MODEL, EMBED_MODEL, segment.MODEL, corner_index.MODEL]
+SHIPPED = [
+    PLAYING_MODEL,
+    WHOLE_MODEL,
+    EMBED_MODEL,
+    segment.MODEL,
+    segment.CLOSE_UP_MODEL,
+    corner_index.MODEL,
+]
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
@@ -53,7 +60,9 @@ def test_embedding_model_gives_unit_vectors_for_any_batch() -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "channels"), [(segment.MODEL, 2), (corner_index.MODEL, 5)], ids=("finder", "index")
+    ("path", "channels"),
+    [(segment.MODEL, 2), (segment.CLOSE_UP_MODEL, 2), (corner_index.MODEL, 5)],
+    ids=("finder", "close-up finder", "index"),
 )
 def test_map_models_take_any_frame_in_multiples_of_16(path, channels) -> None:
     session = model_session(path)
