@@ -34,7 +34,7 @@ def main() -> None:
     parser.add_argument(
         "--init",
         type=Path,
-        help="finder-tune: the exported finder to start from (default: the shipped one)",
+        help="finder-tune: the exported finder to start from (default: the shipped third stage)",
     )
     args = parser.parse_args()
     if args.model == "evaluate":
@@ -55,13 +55,14 @@ def main() -> None:
     if args.model == "finder":
         from . import finder
 
-        finder.train(args.out or MODELS_DATA / "card_finder.onnx", seed=args.seed)
+        finder.train(args.out or MODELS_DATA / "card_finder_close.onnx", seed=args.seed)
         return
     if args.model == "finder-tune":
         from . import finder
 
         out = args.out or MODELS_DATA / "card_finder.onnx"
-        finder.tune(out, init=args.init or MODELS_DATA / "card_finder.onnx", seed=5, peak_lr=5e-4)
+        init = args.init or MODELS_DATA / "card_finder_close.onnx"  # the third stage
+        finder.tune(out, init=init, seed=5, peak_lr=5e-4)
         finder.tune(out, init=out, seed=6, peak_lr=3e-4)
         return
     if args.model == "index":
