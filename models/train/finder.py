@@ -248,7 +248,7 @@ def train(
     sets = [_load_or_render(data, 0, samples)]
     if piles:  # none by default: the shipped model saw no heaps
         sets.append(_load_or_render(data, PILE_SEEDS, piles))
-    scenes = Scenes(*(np.concatenate(parts) for parts in zip(*sets, strict=True)))
+    scenes = _joined(sets)
     model = build_net()
     if resume:
         model.load_state_dict(torch.load(data / "finder_state.pt"))
@@ -278,9 +278,7 @@ def tune(
     torch.set_num_threads(threads)
     run_scale = _load_or_render(RUN_DATA_DIR, 0, RUN_SAMPLES, None, processes)
     first = _load_or_render(DATA_DIR, 0, FIRST_SAMPLES, TRAINED_LONG_SIDE, processes)
-    shape = np.array(run_scale[0].shape[1:3])
-    first = (_padded(first[0], shape, 1), _padded(first[1], shape // 2, 2), first[2])
-    scenes = Scenes(*(np.concatenate(parts) for parts in zip(run_scale, first, strict=True)))
+    scenes = _joined([run_scale, first])
     model = load_onnx(init, scenes.inputs[:64])
     _fit(model, scenes, minutes=minutes, seed=seed, peak_lr=peak_lr)
     export(model, out)
@@ -395,9 +393,9 @@ def _load_or_render(
     count: int,
     long_side: int | None = TRAINED_LONG_SIDE,
     processes: int = 1,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Scenes `first`..`first + count - 1` (inputs, targets, sizes as `Scenes`), rendered
-    into `data` in chunks of 500 the first time."""
+) -> Scenes:
+    """Scenes `first`..`first + count - 1`, rendered into `data` in chunks of 500 the first
+    time."""
     data.mkdir(parents=True, exist_ok=True)
     starts = range(first, first + count, 500)
     jobs = [
@@ -414,22 +412,28 @@ def _load_or_render(
             x, y = loaded["x"], loaded["y"]
             # Chunks of the first stages are all one size and have no "sizes".
             sizes = loaded["sizes"] if "sizes" in loaded else np.tile(x.shape[1:3], (len(x), 1))
-            parts.append((x, y, sizes))
-    shape = np.max([p[0].shape[1:3] for p in parts], axis=0)
-    inputs = np.concatenate([_padded(p[0], shape, 1) for p in parts])[:count]
-    targets = np.concatenate([_padded(p[1], shape // 2, 2) for p in parts])[:count]
-    return inputs, targets, np.concatenate([p[2] for p in parts])[:count]
+            parts.append(Scenes(x, y, sizes))
+    return Scenes(*(array[:count] for array in _joined(parts)))
 
 
 def _render_chunk(path: Path, start: int, count: int, long_side: int | None) -> None:
     """Render scenes `start`.. into one chunk file, padded to the largest with sizes."""
-    chunk = list(render_set(start, count, long_side))
-    shape = np.max([c[0].shape[:2] for c in chunk], axis=0)
-    np.savez(
-        path,
-        x=np.stack([_padded(c[0][None], shape, 1)[0] for c in chunk]),
-        y=np.stack([_padded(c[1][None], shape // 2, 2)[0] for c in chunk]),
-        sizes=np.array([c[0].shape[:2] for c in chunk]),
+    chunk = _joined(
+        [
+            Scenes(x[None], y[None], np.array([x.shape[:2]]))
+            for x, y in render_set(start, count, long_side)
+        ]
+    )
+    np.savez(path, x=chunk.inputs, y=chunk.targets, sizes=chunk.sizes)
+
+
+def _joined(parts: list[Scenes]) -> Scenes:
+    """`parts` as one `Scenes`, each scene padded with zeros to the largest."""
+    shape = np.max([part.inputs.shape[1:3] for part in parts], axis=0)
+    return Scenes(
+        np.concatenate([_padded(part.inputs, shape, 1) for part in parts]),
+        np.concatenate([_padded(part.targets, shape // 2, 2) for part in parts]),
+        np.concatenate([part.sizes for part in parts]),
     )
 
 
