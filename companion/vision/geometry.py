@@ -128,6 +128,29 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
+def quad_cover(a: np.ndarray, b: np.ndarray) -> float:
+    """The fraction of convex quad `a`'s area that lies inside convex quad `b`."""
+    qa, qb = order_clockwise(as_quad(a)), order_clockwise(as_quad(b))
+    area = _shoelace(qa.tolist())
+    if area <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(qa, qb)
+    return float(inter / area)
+
+
+def side_moved(quad: np.ndarray, side: int, fraction: float) -> np.ndarray:
+    """`quad` (4, 2) with its side from corner `side` to the next one moved towards the
+    opposite side by `fraction` of the distance between them (away from it where
+    negative); the other side stays where it was."""
+    q = as_quad(quad)
+    a, b = side % 4, (side + 1) % 4
+    moved = q.copy()
+    # a's neighbour across the quad is the corner before it, b's the one after it
+    moved[a] = q[a] + fraction * (q[(side + 3) % 4] - q[a])
+    moved[b] = q[b] + fraction * (q[(side + 2) % 4] - q[b])
+    return moved
+
+
 def points_in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """For each (x, y) of `points` (N, 2), whether it lies inside the convex `quad` or on its
     outline (either winding)."""

@@ -16,6 +16,7 @@ from companion.vision.decks import load_deck
 from companion.vision.fusion import (
     INDEX_CONTEXT,
     LEARNED_ALONE_FLOOR,
+    SIDE_SHIFTS,
     SURE_ENOUGH,
     TWIN,
     Candidates,
@@ -23,6 +24,7 @@ from companion.vision.fusion import (
     _index_cards,
     _read_at,
     _read_quads,
+    _side_search,
     _unexplained,
     find_candidates,
     pick_readings,
@@ -385,6 +387,81 @@ def test_the_edge_finder_looks_only_where_the_learned_finder_leaves_doubt(monkey
     assert not _in_doubt(found, [reading(here, OTHER, 0.8)])  # a 6..King read clearly
     assert _in_doubt(found, [reading(here, OTHER, 0.6)])  # or two cards under one quad
     assert _in_doubt(found, [])
+
+
+class RuleReader:
+    """Reads each quad by a rule on its corners and records each batch's size."""
+
+    def __init__(self, rule) -> None:
+        self.rule, self.batches = rule, []
+
+    def read_batch(self, image: np.ndarray, quads: list) -> list[CardReading]:
+        self.batches.append(len(quads))
+        return [reading(q, *self.rule(q)) for q in quads]
+
+
+def test_an_unsure_placed_quad_is_read_again_with_a_side_moved() -> None:
+    """A placed quad 50 px wide whose right side locked 6 px out on the table: with that
+    side moved in by 0.12 of the width it reads an Ace; the search reads 4 sides x
+    SIDE_SHIFTS moved quads and that reading stands for the card."""
+    placed = card_at(100, 100)
+    unsure, rough = reading(placed, OTHER, 0.2), {0: reading(placed, NOT_A_CARD, 0.6)}
+
+    def on_the_card(quad: np.ndarray) -> bool:
+        return abs(quad[1][0] - 144) < 0.5 and abs(quad[0][0] - 100) < 0.5
+
+    def read_as(there: tuple, elsewhere: tuple = (OTHER, 0.2)):
+        return lambda quad: there if on_the_card(quad) else elsewhere
+
+    def search(rule, edge_reading: CardReading | None = None) -> tuple[dict, RuleReader]:
+        edges = [edge_reading] if edge_reading else []
+        found = Candidates([r.corners for r in edges], [True] * len(edges), [placed], [placed])
+        reader = RuleReader(rule)
+        image = np.zeros((10, 10, 3), np.uint8)
+        return _side_search(image, reader, found, [*edges, unsure], rough, {}), reader
+
+    ace = ("A of hearts", 0.95, 1)
+    got, reader = search(read_as(ace))
+    assert reader.batches == [4 * len(SIDE_SHIFTS)]
+    assert list(got) == [0] and got[0].label == "A of hearts"
+    assert np.allclose(got[0].corners[[1, 2], 0], 144)
+    # another moved quad names another game card: no game card stands
+    assert search(read_as(ace, ("2 of hearts", 0.6, 2)))[0] == {}
+    # a sure 6..King stands; a back, "not a card" or a face below SURE_ENOUGH does not
+    assert list(search(read_as((OTHER, 0.95)))[0]) == [0]
+    for there in (("back", 0.99), (NOT_A_CARD, 0.99), (OTHER, SURE_ENOUGH - 0.01)):
+        assert search(read_as(there))[0] == {}
+    # an edge quad that reads that card for sure: no search
+    got, reader = search(read_as(ace), reading(card_at(101, 100), OTHER, 0.95))
+    assert got == {} and reader.batches == [0]
+    # nor where a card read for sure holds half of it or more (a pip of a 4 read as an Ace)
+    got, reader = search(read_as(ace), reading(card_at(75, 100, 50, 80), "4 of hearts", 0.95, 4))
+    assert got == {} and reader.batches == [0]
+    got, reader = search(read_as(ace), reading(card_at(60, 100, 50, 80), "4 of hearts", 0.95, 4))
+    assert list(got) == [0]  # a fifth of it: a neighbour
+
+
+def test_a_side_search_reads_cards_whose_placed_quad_missed_them(monkeypatch) -> None:
+    """Rendered tuning scenes: a 10 of spades 139 px long on gingham (960,231), its placed
+    quad out on the table at one corner, found only by the side search; a 4 of hearts
+    55 px long (960,166) read as an unsure face without it, as the 4 of hearts with it."""
+    reader = CardReader(load_deck("playing-cards"))
+    cases = ((960_231, 10, "spades", "other"), (960_166, 4, "hearts", "4 of hearts"))
+    for seed, rank, suit, label in cases:
+        image, truths = next(synthetic_scenes("playing-cards", 1, seed))
+        (card,) = [t for t in truths if (t.spec.rank, t.spec.suit) == (rank, suit)]
+
+        assert label_on(card.corners, read_cards(image, reader)) == label
+        with monkeypatch.context() as patch:
+            patch.setattr(fusion, "SIDE_SHIFTS", ())
+            without = label_on(card.corners, read_cards(image, reader))
+        assert without in (None, OTHER) and without != label
+
+
+def label_on(corners: np.ndarray, readings: list[CardReading]) -> str | None:
+    """The label of the reading on the card at `corners` (IoU 0.5 or more), if any."""
+    best = max(readings, key=lambda r: quad_iou(r.corners, corners))
+    return best.label if quad_iou(best.corners, corners) >= 0.5 else None
 
 
 def test_a_quad_read_earlier_in_the_frame_is_not_read_again() -> None:

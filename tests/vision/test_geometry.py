@@ -14,9 +14,11 @@ from companion.vision.geometry import (
     quad_area,
     quad_aspect,
     quad_center,
+    quad_cover,
     quad_iou,
     quad_long_side,
     rectify,
+    side_moved,
 )
 
 UPRIGHT = np.array([[10, 20], [60, 20], [60, 90], [10, 90]], dtype=np.float32)
@@ -98,3 +100,26 @@ def test_points_in_quad_count_its_outline_and_either_winding():
     points = np.float32([[25, 35], UPRIGHT[0], [-1, 35], [25, 91]])
     assert points_in_quad(points, UPRIGHT).tolist() == [True, True, False, False]
     assert points_in_quad(points, UPRIGHT[::-1]).tolist() == [True, True, False, False]
+
+
+def test_side_moved_moves_one_side_towards_or_away_from_the_opposite_one():
+    # UPRIGHT: top side y=20 (corners 0, 1), bottom y=90; right side x=60 (corners 1, 2)
+    down = side_moved(UPRIGHT, 0, 0.1)
+    assert np.allclose(down, [[10, 27], [60, 27], [60, 90], [10, 90]])
+    assert np.allclose(side_moved(UPRIGHT, 1, 0.2), [[10, 20], [50, 20], [50, 90], [10, 90]])
+    assert np.allclose(side_moved(UPRIGHT, 3, -0.1), [[5, 20], [60, 20], [60, 90], [5, 90]])
+    # a turned card: the moved side keeps its direction, the card its other three sides
+    card = rotated_card(30.0)
+    moved = side_moved(card, 2, 0.06)
+    assert np.allclose(moved[[0, 1]], card[[0, 1]])
+    assert np.allclose(moved[3] - moved[2], card[3] - card[2], atol=1e-4)
+    assert quad_area(moved) == pytest.approx(0.94 * quad_area(card), rel=1e-4)
+
+
+def test_quad_cover_is_the_share_of_the_first_quad_inside_the_second():
+    half_over = UPRIGHT + np.float32([25, 0])  # the right half of UPRIGHT and as much outside
+    assert quad_cover(UPRIGHT, half_over) == pytest.approx(0.5)
+    inner = np.float32([[20, 30], [40, 30], [40, 50], [20, 50]])
+    assert quad_cover(inner, UPRIGHT) == pytest.approx(1.0)
+    assert quad_cover(UPRIGHT, inner) == pytest.approx(400 / 3500)
+    assert quad_cover(UPRIGHT, UPRIGHT + np.float32([100, 0])) == 0.0
