@@ -6,7 +6,8 @@ Figures (targets from issue 3):
 - held-out synthetic scenes: cards found AND read right (face, rank, suit), counting
   every card at least `VISIBLE` uncovered (target 99.5%), and apart for the cards of the
   issue's size range (`MIN_CARD_LENGTH` and up); misreads as another game rank are
-  counted apart because they are the errors that spoil a game;
+  counted apart because they are the errors that spoil a game, and so are game cards
+  read where no card matches (a phantom, or a quad on part of a card: a pip as an Ace);
 - phantoms: readings on empty tables (things, hands, no cards), per image (target < 0.01),
   and readings on card scenes that match no card;
 - with `--real-photos DIR` (a folder laid out like edje-aces: manifest.json + images):
@@ -205,7 +206,8 @@ def _bench_seats(width: int, height: int):  # -> Calibration
 
 
 class Tally:
-    """Counts over synthetic scenes: found, read right, misread, phantoms."""
+    """Counts over synthetic scenes: found, read right, misread, phantoms, and game cards
+    read on no card (a phantom, or a quad on part of a card matched to none)."""
 
     def __init__(self) -> None:
         self.counts: Counter = Counter()
@@ -246,6 +248,9 @@ class Tally:
         for index, reading in enumerate(readings):
             if index in matched:
                 continue
+            # a game card read where none lies, even on part of another card (a pip read
+            # as an Ace): the game would take it as played
+            c["game cards on no card"] += reading.rank is not None
             overlaps = [quad_iou(reading.corners, t.corners) for t in truths]
             if max(overlaps, default=0.0) < 0.3:
                 c["phantoms"] += 1
@@ -265,6 +270,7 @@ class Tally:
             f"cards under {MIN_CARD_LENGTH:.0f} px": c["cards"] - c["cards in range"],
             "found rate": round(c["found"] / cards, 4),
             "misread as a game rank": c["misread as a game rank"],
+            "game cards on no card": c["game cards on no card"],
             "unread": c["unread"],
             "phantoms": c["phantoms"],
             "phantoms per image": round(c["phantoms"] / max(1, c["images"]), 4),

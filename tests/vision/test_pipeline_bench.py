@@ -50,6 +50,24 @@ def test_tally_counts_misreads_and_phantoms():
     assert summary["found"] == 1 and summary["found and read right"] == 0
     assert summary["misread as a game rank"] == 1
     assert summary["phantoms"] == 1
+    assert summary["game cards on no card"] == 0  # the phantom is a back
+
+
+def test_tally_counts_a_game_card_read_on_part_of_another_card() -> None:
+    """A quad on a third of a 3 read as an Ace is no phantom (it overlaps the 3) and
+    matches no card, but the game would take it as a played Ace."""
+    import numpy as np
+
+    from companion.vision.synth import CardSpec, CardTruth
+
+    three = np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32)
+    part = np.array([[0, 0], [50, 0], [50, 25], [0, 25]], np.float32)
+    truth = CardTruth(three, "up", 3, "spades", "3 of spades", 1.0, CardSpec())
+    tally = Tally()
+    tally.add_scene([CardReading(part, "up", 1, "clubs", "A of clubs", 1.0)], [None], [truth])
+    summary = tally.summary()
+    assert summary["phantoms"] == 0 and summary["found"] == 0
+    assert summary["game cards on no card"] == 1
 
 
 def test_tally_gives_the_accuracy_of_cards_in_the_issues_size_range_apart():

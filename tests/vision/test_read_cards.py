@@ -207,6 +207,7 @@ def test_card_views_combine_safely(tops, whole, rank) -> None:
         (((1, 0.75), (1, 0.7)), (2, 0.97), 0.9, None),  # the pips' suit unsure
         (((1, 0.75), (1, 0.7)), (2, 0.9), 0.99, None),  # the pips' rank unsure
         (((8, 0.7), (8, 0.7)), (8, 0.99), 0.99, None),  # a sure 9: never a game card
+        (((14, 0.64), (14, 0.3)), (0, 0.97), 0.99, None),  # no index: one pip of a card
     ],
 )
 def test_a_face_sure_of_its_pips_names_the_card_its_corners_misread(
@@ -219,6 +220,16 @@ def test_a_face_sure_of_its_pips_names_the_card_its_corners_misread(
     assert (reading.rank, reading.suit) == ((rank, "spades") if rank else (None, None))
     suits[1] = [0.7, 0.05, 0.05, 0.2]  # a corner leaning to clubs: whose card is it?
     assert _playing_reading(rank_p, suits, _sure_of(*whole), pip_suits, DUMMY).rank is None
+
+
+def test_a_quad_on_one_pip_of_a_card_is_no_ace() -> None:
+    """Tuning scene 960,213: a rough rectangle on a third of a 3 of spades, one pip in its
+    middle. Its whole face reads as an Ace of clubs for sure; its corners show no index,
+    so it is no game card."""
+    image, _ = next(synthetic_scenes("playing-cards", 1, 960_213))
+    part = np.float32([[894, 162], [917, 139], [950, 171], [927, 194]])
+    (reading,) = CardReader(load_deck("playing-cards")).read_batch(image, [part])
+    assert reading.rank is None
 
 
 def test_a_blurred_eight_whose_pips_read_for_sure_is_a_sure_other_face() -> None:
