@@ -366,6 +366,18 @@ def test_indices_are_looked_for_only_where_card_is_left_unexplained() -> None:
     assert _unexplained(Candidates([], [], [], []), []) is None  # no map: nothing to explain
 
 
+def test_a_small_card_the_net_sees_faintly_leaves_doubt(monkeypatch) -> None:
+    """12x12 map pixels of card (10x10 once the sliver around found cards is eroded), a
+    small card of which the net takes only part for card: 100 of the map's 230,400
+    pixels, above UNEXPLAINED; the frame is in doubt. At 0.001 it went unseen."""
+    card = np.zeros((360, 640), np.float32)
+    card[200:212, 300:312] = 1.0
+    found = Candidates([], [], [], [], CardMaps(card, card, 0.5, 0.5), np.zeros((368, 640, 3)))
+    assert _in_doubt(found, [])
+    monkeypatch.setattr(fusion, "UNEXPLAINED", 0.001)
+    assert not _in_doubt(found, [])
+
+
 def test_the_edge_finder_looks_only_where_the_learned_finder_leaves_doubt(monkeypatch) -> None:
     """Two cards the learned finder reads for sure, and no other card seen by the net: the
     edge finder does not run (half the rendered tables). A card read unsure, or card the
