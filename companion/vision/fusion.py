@@ -122,24 +122,18 @@ SETTLED = 0.75
 # Where card is left unexplained, the learned finder's net looks again at that part of the
 # frame scaled by ZOOM (a 1280x720 frame is first seen at 0.325: a 60-pixel card 20 net
 # pixels long, 30 at 0.5, as in its training crops), where that enlarges it by ZOOM_GAIN
-# or more. A card found so only is kept where read at SURE_ENOUGH (a back from
-# ZOOMED_BACK), game cards too: the second look makes stray blobs on unseen textures,
-# which read as backs at 0.66-0.75 (with the first look's floor, 3 more phantoms on 200
-# animal tuning scenes, 3 more stray readings on the real train split), and a quad half on
-# an Ace half on the table read as a second Ace at 0.5 (a real train photo). Measured on
-# tuning data: playing cards 2,820 -> 2,836 of 2,936 right (seed 960,100+) and 2,804 ->
-# 2,822 of 2,919 (960,300+), animals 2,849 -> 2,870 of 2,916, mostly cards under 60
-# pixels; wrong game ranks, phantoms on those scenes and on 150 empty tables, the real
-# train split and 16 of 18 rendered fans unchanged. With game cards kept from 0.5 like the
-# first look's (and 64 pixels of context): 2,836, 2,824 and 2,868 right.
+# or more. A card found so only is kept where read at SURE_ENOUGH, game cards too: the
+# second look makes stray blobs on unseen textures, which read as backs at 0.66-0.75
+# (with the first look's floor, 3 more phantoms on 200 animal tuning scenes, 3 more stray
+# readings on the real train split), and a quad half on an Ace half on the table read as
+# a second Ace at 0.5 (a real train photo). Measured on tuning data: playing cards 2,820
+# -> 2,836 of 2,936 right (seed 960,100+) and 2,804 -> 2,822 of 2,919 (960,300+), animals
+# 2,849 -> 2,870 of 2,916, mostly cards under 60 pixels; wrong game ranks, phantoms on
+# those scenes and on 150 empty tables, the real train split and 16 of 18 rendered fans
+# unchanged. With game cards kept from 0.5 like the first look's (and 64 pixels of
+# context): 2,836, 2,824 and 2,868 right.
 ZOOM = 0.5
 ZOOM_GAIN = 1.3
-# A back only the second look found is kept from this confidence: small backs it outlines
-# read at 0.8-0.9 (tuning scenes 960,180 and 960,279), its stray blobs on unseen textures
-# at most 0.75. Measured on the tuning sets: playing 2,871 -> 2,873 and 2,860 -> 2,862,
-# animals 2,873 -> 2,874, no wrong game rank nor phantom more; the empty tables, the real
-# train split unchanged. At 0.7, one phantom more on the 150 empty tables (animal deck).
-ZOOMED_BACK = 0.8
 # The second look sees the unexplained card's box this many net input pixels wider on
 # every side (the index finder needs `INDEX_CONTEXT`, 64): on the same tuning data, with
 # 64, 1 playing card and 4 animal cards fewer, and 2 ms more per frame in doubt on average.
@@ -522,13 +516,12 @@ def _worth_reporting(found: Candidates, index: int, reading: CardReading) -> boo
     """Whether a reading may stand for a card: any reading of an edge quad the net agrees
     with; where the net sees no card, a face read for sure or a back at `BACK_WITHOUT_NET`;
     from the learned finder, a game card or a reading at `LEARNED_ALONE_FLOOR`, from its
-    second look (`_zoomed`) a back at `ZOOMED_BACK`, any other reading at `SURE_ENOUGH`."""
+    second look (`_zoomed`) any reading at `SURE_ENOUGH`."""
     if index < len(found.edges):
         floor = SURE if reading.face == "up" else BACK_WITHOUT_NET
         return found.net_agrees[index] or reading.confidence >= floor
     if index >= len(found.quads) - found.zoomed:  # the second look's
-        floor = ZOOMED_BACK if reading.face == "down" else SURE_ENOUGH
-        return reading.confidence >= floor
+        return reading.confidence >= SURE_ENOUGH
     return reading.rank is not None or reading.confidence >= LEARNED_ALONE_FLOOR
 
 
