@@ -415,9 +415,10 @@ class RuleReader:
 def test_an_unsure_placed_quad_is_read_again_with_a_side_moved() -> None:
     """A placed quad 50 px wide whose right side locked 6 px out on the table: with that
     side moved in by 0.12 of the width it reads an Ace; the search reads 4 sides x
-    SIDE_SHIFTS moved quads and that reading stands for the card."""
-    placed = card_at(100, 100)
-    unsure, rough = reading(placed, OTHER, 0.2), {0: reading(placed, NOT_A_CARD, 0.6)}
+    SIDE_SHIFTS moved quads of it and of its rough rectangle, and that reading stands
+    for the card."""
+    placed, rectangle = card_at(100, 100), card_at(97, 98, 56, 74)
+    unsure, rough = reading(placed, OTHER, 0.2), {0: reading(rectangle, NOT_A_CARD, 0.6)}
 
     def on_the_card(quad: np.ndarray) -> bool:
         return abs(quad[1][0] - 144) < 0.5 and abs(quad[0][0] - 100) < 0.5
@@ -427,14 +428,15 @@ def test_an_unsure_placed_quad_is_read_again_with_a_side_moved() -> None:
 
     def search(rule, edge_reading: CardReading | None = None) -> tuple[dict, RuleReader]:
         edges = [edge_reading] if edge_reading else []
-        found = Candidates([r.corners for r in edges], [True] * len(edges), [placed], [placed])
+        edge_quads = [r.corners for r in edges]
+        found = Candidates(edge_quads, [True] * len(edges), [placed], [rectangle])
         reader = RuleReader(rule)
         image = np.zeros((10, 10, 3), np.uint8)
         return _side_search(image, reader, found, [*edges, unsure], rough, {}), reader
 
     ace = ("A of hearts", 0.95, 1)
     got, reader = search(read_as(ace))
-    assert reader.batches == [4 * len(SIDE_SHIFTS)]
+    assert reader.batches == [2 * 4 * len(SIDE_SHIFTS)]
     assert list(got) == [0] and got[0].label == "A of hearts"
     assert np.allclose(got[0].corners[[1, 2], 0], 144)
     # another moved quad names another game card: no game card stands
