@@ -152,24 +152,23 @@ SURE_ENOUGH = 0.9
 TWIN = 0.9
 # A placed quad read unsure, and the rough rectangle it was placed from, are read again
 # with each of their sides moved by these fractions of the distance to the opposite side
-# (inwards where positive: `geometry.side_moved`).
-# Placing snaps a side to the strongest edge near the rough rectangle's, which can be a
-# neighbour's edge or the table's pattern; the true quad of 32 of the 37 cards 60 px and
-# longer still not read right on 200 playing tuning scenes (seed 960,100) reads right.
-# Measured on tuning data, the placed quad's sides alone (that set, 200 more from
-# 960,300): 2,864 -> 2,871 and 2,844 ->
-# 2,860 cards right, wrong game ranks and phantoms unchanged; the animals' 200 scenes, 150
-# empty tables and 18 rendered fans unchanged; the real train split 172 -> 175 (Aces and
-# strays unchanged). Also tried: (0.05, 0.1, 0.15, -0.05), 1 right card more and 2
-# phantoms more; moved quads read as backs too, a strip of a back read as a back (a
-# phantom); a game card from one moved quad alone, 1 wrong game rank more (a blurred 4 of
-# clubs read as spades at 0.98 by one moved quad, as clubs by others: hence the agreement
-# asked of a game card); searching quads already read as a sure 6..King too, 1 card more
-# per set for 6 ms more per frame on average; the first look searching too, frames three
-# times slower. The rough rectangles' sides moved too (24 quads a card, not 12): 2,875 ->
-# 2,878, 2,861 -> 2,864 and 2,857 -> 2,861 (200 more from 960,500), animals +1 and +1,
-# wrong game ranks, phantoms, empty tables, the real train split and the fans unchanged,
-# 5 ms more per frame on average.
+# (inwards where positive: `geometry.side_moved`). Placing snaps a side to the strongest
+# edge near the rough rectangle's, which can be a neighbour's edge or the table's pattern;
+# the true quad of 32 of the 37 cards 60 px and longer still not read right on 200 playing
+# tuning scenes (seed 960,100) reads right. Measured on tuning data, the placed quad's
+# sides alone (that set, 200 more from 960,300): 2,864 -> 2,871 and 2,844 -> 2,860 cards
+# right, wrong game ranks and phantoms unchanged; the animals' 200 scenes, 150 empty
+# tables and 18 rendered fans unchanged; the real train split 172 -> 175 (Aces and strays
+# unchanged). Also tried: (0.05, 0.1, 0.15, -0.05), 1 right card more and 2 phantoms more;
+# moved quads read as backs too, a strip of a back read as a back (a phantom); a game card
+# from one moved quad alone, 1 wrong game rank more (a blurred 4 of clubs read as spades
+# at 0.98 by one moved quad, as clubs by others: hence the agreement asked of a game
+# card); searching quads already read as a sure 6..King too, 1 card more per set for 6 ms
+# more per frame on average; the first look searching too, frames three times slower. The
+# rough rectangles' sides moved too (24 quads a card, not 12): 2,875 -> 2,878, 2,861 ->
+# 2,864 and 2,857 -> 2,861 (200 more from 960,500), animals +1 and +1, wrong game ranks,
+# phantoms, empty tables, the real train split and the fans unchanged, 5 ms more per frame
+# on average.
 SIDE_SHIFTS = (0.06, 0.12, -0.06)
 # A quad with this fraction of its area or more on a quad read for sure is part of that
 # card, not searched: moved, the second look's small quad on a 4 of hearts (held-out
