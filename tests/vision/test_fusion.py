@@ -464,7 +464,6 @@ def test_a_side_search_reads_cards_whose_placed_quad_missed_them(monkeypatch) ->
     for seed, rank, suit, label in cases:
         image, truths = next(synthetic_scenes("playing-cards", 1, seed))
         (card,) = [t for t in truths if (t.spec.rank, t.spec.suit) == (rank, suit)]
-
         assert label_on(card.corners, read_cards(image, reader)) == label
         with monkeypatch.context() as patch:
             patch.setattr(fusion, "SIDE_SHIFTS", ())
