@@ -263,9 +263,9 @@ def _side_search(
     that nor its placed reading (in `readings`, after the edge quads') reads a card at
     `SURE_ENOUGH`, and that does not lie mostly on a card read so (`INSIDE_SURE`): the best
     reading of its placed quad or its rough rectangle with one side moved (`SIDE_SHIFTS`),
-    where one stands. It
-    stands where it reads a face at `SURE_ENOUGH`, better than both; a game card only
-    where no other reading of that card names another game card at `SURE`."""
+    where one stands. It stands where it reads a face at `SURE_ENOUGH`, better than both;
+    a game card only where no other reading of that card names another game card at
+    `SURE`."""
     edge_count = len(found.edges)
     sure = [r.corners for r in (*readings, *rough.values()) if _reads_sure(r)]
     searched = [

@@ -115,27 +115,29 @@ def quad_center(quad: np.ndarray) -> tuple[float, float]:
 
 def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over union of two convex quads (0 when they do not overlap)."""
-    qa, qb = as_quad(a), as_quad(b)
-    # Most pairs of quads in a frame lie apart: their bounding boxes settle it.
-    (ax0, ay0), (ax1, ay1) = qa.min(axis=0).tolist(), qa.max(axis=0).tolist()
-    (bx0, by0), (bx1, by1) = qb.min(axis=0).tolist(), qb.max(axis=0).tolist()
-    if ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0:
-        return 0.0
-    qa, qb = order_clockwise(qa), order_clockwise(qb)
-    area_a, area_b = _shoelace(qa.tolist()), _shoelace(qb.tolist())
-    inter, _ = cv2.intersectConvexConvex(qa, qb)
+    inter, area_a, area_b = _overlap(a, b)
     union = area_a + area_b - inter
     return float(inter / union) if union > 0 else 0.0
 
 
 def quad_cover(a: np.ndarray, b: np.ndarray) -> float:
     """The fraction of convex quad `a`'s area that lies inside convex quad `b`."""
-    qa, qb = order_clockwise(as_quad(a)), order_clockwise(as_quad(b))
-    area = _shoelace(qa.tolist())
-    if area <= 0:
-        return 0.0
+    inter, area_a, _ = _overlap(a, b)
+    return float(inter / area_a) if area_a > 0 else 0.0
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+    """The area two convex quads share, and each one's area; all three 0 where their
+    bounding boxes do not meet (then nothing is shared)."""
+    qa, qb = as_quad(a), as_quad(b)
+    # Most pairs of quads in a frame lie apart: their bounding boxes settle it.
+    (ax0, ay0), (ax1, ay1) = qa.min(axis=0).tolist(), qa.max(axis=0).tolist()
+    (bx0, by0), (bx1, by1) = qb.min(axis=0).tolist(), qb.max(axis=0).tolist()
+    if ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0:
+        return 0.0, 0.0, 0.0
+    qa, qb = order_clockwise(qa), order_clockwise(qb)
     inter, _ = cv2.intersectConvexConvex(qa, qb)
-    return float(inter / area)
+    return float(inter), _shoelace(qa.tolist()), _shoelace(qb.tolist())
 
 
 def side_moved(quad: np.ndarray, side: int, fraction: float) -> np.ndarray:
