@@ -31,25 +31,24 @@ from companion.vision.geometry import order_clockwise
 from companion.vision.onnx_models import MODELS_DIR, model_session
 
 # Two sets of the same net's weights (models/README.md): MODEL, fine-tuned at the scale a
-# whole webcam frame is seen at, for frames seen at up to FINE_TUNED_SCALE of their size;
-# CLOSE_UP_MODEL, trained at 320 only, for the rest (phone photos seen at 0.63, the second
-# look at 0.5): the fine-tuned weights outline the big cards of the phone photos worse
-# (the real train split 171 -> 169 cards read right, and a 9's pip read as an Ace on a
-# test photo where they missed the 9), and the second look was measured with these.
+# whole webcam frame is seen at (then on crowded tables of small cards), for frames seen
+# at up to FINE_TUNED_SCALE of their size; CLOSE_UP_MODEL, trained at 320 only, for the
+# rest (phone photos seen at 0.63, the second look at 0.5): the fine-tuned weights
+# outline the big cards of the phone photos worse (the real train split 171 -> 169 cards
+# read right, and a 9's pip read as an Ace on a test photo where they missed the 9), and
+# the second look was measured with these.
 MODEL = MODELS_DIR / "card_finder.onnx"
 CLOSE_UP_MODEL = MODELS_DIR / "card_finder_close.onnx"
 FINE_TUNED_SCALE = 0.4
-# The net was first trained on 1280x720 renders (and crops of them) scaled to a long side
-# of TRAINED_LONG_SIDE (CLOSE_UP_MODEL), then fine-tuned on them scaled as here too
-# (MODEL, models/README.md: fourth stage). It sees a frame at NET_SCALE of its size, its
-# long side between TRAINED_LONG_SIDE and MAX_NET_LONG_SIDE: a 1280x720 webcam frame at
-# 416 (a 60-pixel card 20 net pixels long, not 15), a phone's 504x378 photo at 320 as in
-# training. Measured on
-# 40 tuning scenes per deck (seeds 950,000/960,000 and 950,040/960,040), the default
-# finder reads 2,249 of about 2,335 cards right with 1280x720 frames seen at 416, against
-# 2,197 at 320 (384 and 448: 2,237 and 2,240); the real photos' train split reads 137 of
-# 195 cards right at 320, 128 at 416 (their cards are big: the net sees them larger than
-# any it learned).
+# The net was first trained on 1280x720 renders (and crops of them) scaled to a long side of
+# TRAINED_LONG_SIDE (CLOSE_UP_MODEL), then fine-tuned on them scaled as here too (MODEL,
+# models/README.md: fourth and fifth stages). It sees a frame at NET_SCALE of its size, its long
+# side between TRAINED_LONG_SIDE and MAX_NET_LONG_SIDE: a 1280x720 webcam frame at 416 (a 60-pixel
+# card 20 net pixels long, not 15), a phone's 504x378 photo at 320 as in training. Measured on 40
+# tuning scenes per deck (seeds 950,000/960,000 and 950,040/960,040), the default finder reads 2,249
+# of about 2,335 cards right with 1280x720 frames seen at 416, against 2,197 at 320 (384 and 448:
+# 2,237 and 2,240); the real photos' train split reads 137 of 195 cards right at 320, 128 at 416
+# (their cards are big: the net sees them larger than any it learned).
 TRAINED_LONG_SIDE = 320
 MAX_NET_LONG_SIDE = 416
 NET_SCALE = 0.325

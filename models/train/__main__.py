@@ -19,6 +19,7 @@ def main() -> None:
             "embed",
             "finder",
             "finder-tune",
+            "finder-crowd",
             "index",
             "demo-deck",
             "evaluate",
@@ -34,7 +35,8 @@ def main() -> None:
     parser.add_argument(
         "--init",
         type=Path,
-        help="finder-tune: the exported finder to start from (default: the shipped third stage)",
+        help="finder-tune, finder-crowd: the exported finder to start from (default: the "
+        "shipped third stage, and the fourth stage that finder-tune writes)",
     )
     args = parser.parse_args()
     if args.model == "evaluate":
@@ -64,6 +66,15 @@ def main() -> None:
         init = args.init or MODELS_DATA / "card_finder_close.onnx"  # the third stage
         finder.tune(out, init=init, seed=5, peak_lr=5e-4)
         finder.tune(out, init=out, seed=6, peak_lr=3e-4)
+        return
+    if args.model == "finder-crowd":  # the fifth stage, after finder-tune
+        from . import finder
+
+        out = args.out or MODELS_DATA / "card_finder.onnx"
+        crowded = finder.CROWD_SAMPLES
+        finder.tune(out, init=args.init or out, seed=7, peak_lr=3e-4, crowded=crowded)
+        finder.tune(out, init=out, seed=8, peak_lr=2e-4, crowded=crowded)
+        finder.tune(out, init=out, seed=9, peak_lr=2e-4, crowded=crowded, small_cards=True)
         return
     if args.model == "index":
         from . import index_finder

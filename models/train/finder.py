@@ -40,6 +40,13 @@ RUN_DATA_DIR = Path("/tmp/finder_data_run")  # scenes at the runtime's scale (`t
 FIRST_SAMPLES = 4500  # scenes of the first stages (`train`)
 RUN_SAMPLES = 6000  # scenes at the runtime's scale
 PILE_SEEDS = 500_000  # scene seeds from here on are heaps of big cards (`layout="pile"`)
+CROWD_SEEDS = 600_000  # and from here on crowded tables of 10..15 small cards (`tune`)
+CROWD_SAMPLES = 4000  # crowded tables in the fifth stage
+# Small cards weigh more in the loss (`small_card_weights`): a card whose core covers
+# fewer output pixels than this (a card about 100 pixels long in a 1280x720 frame) weighs
+# sqrt(SMALL_CORE / its core's area), at most SMALL_CARD_MAX_WEIGHT.
+SMALL_CORE = 60.0
+SMALL_CARD_MAX_WEIGHT = 3.0
 
 
 def scene_sample(
@@ -50,7 +57,9 @@ def scene_sample(
     The frame (or its crop) is scaled to `long_side`, or with None as the runtime scales
     it (`segment.net_size`: a whole 1280x720 frame to 416)."""
     rng = training_rng(seed)
-    if seed >= PILE_SEEDS:
+    if seed >= CROWD_SEEDS:
+        spec = crowded_scene(rng)
+    elif seed >= PILE_SEEDS:
         spec = pile_scene(rng, "mixed", int(rng.integers(2, 6)))
     else:
         empty = rng.random() < EMPTY_RATE
@@ -109,6 +118,22 @@ def pile_scene(rng: np.random.Generator, deck: str, cards: int, face_up_rate: fl
         face_up_rate=face_up_rate,
         distractors=int(rng.integers(0, 3)),
         hand_rate=0.15,
+    )
+
+
+def crowded_scene(rng: np.random.Generator):
+    """A table as full as the benchmark's: 10..15 cards, from 50 pixels long to as long as
+    they fit (which, with that many, is under about 175), neighbours touching. The first
+    stages drew 1..15 cards per scene, so most of their cards were big and far apart,
+    while the cards the finder misses are small ones and touching ones."""
+    return random_scene(
+        rng,
+        int(rng.integers(10, 16)),
+        "mixed",
+        size=FRAME,
+        length_range=(50.0, 400.0),
+        distractors=int(rng.integers(0, 4)),
+        hand_rate=0.2,
     )
 
 
@@ -266,21 +291,27 @@ def tune(
     peak_lr: float = 5e-4,
     threads: int = 2,
     processes: int = 2,
+    crowded: int = 0,
+    small_cards: bool = False,
 ) -> None:
     """Fine-tune the exported finder `init` for `minutes` on scenes scaled as the runtime
     scales them (`segment.net_size`: a whole 1280x720 frame to 416; the first stages saw
     it at 320), seeds 0..RUN_SAMPLES-1, rendered on `processes` and cached in
     RUN_DATA_DIR, mixed with the first stages' scenes (DATA_DIR) so that what those taught
-    at 320, as the phone photos are seen, is kept; export to `out`."""
+    at 320, as the phone photos are seen, is kept; with `crowded` tables of small cards
+    from CROWD_SEEDS on too (the fifth stage); export to `out`."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     run_scale = _load_or_render(RUN_DATA_DIR, 0, RUN_SAMPLES, None, processes)
     first = _load_or_render(DATA_DIR, 0, FIRST_SAMPLES, TRAINED_LONG_SIDE, processes)
-    scenes = _joined([run_scale, first])
+    sets = [run_scale, first]
+    if crowded:
+        sets.append(_load_or_render(RUN_DATA_DIR, CROWD_SEEDS, crowded, None, processes))
+    scenes = _joined(sets)
     model = load_onnx(init, scenes.inputs[:64])
-    _fit(model, scenes, minutes=minutes, seed=seed, peak_lr=peak_lr)
+    _fit(model, scenes, minutes=minutes, seed=seed, peak_lr=peak_lr, small_cards=small_cards)
     export(model, out)
 
 
@@ -294,8 +325,11 @@ class Scenes(NamedTuple):
     sizes: np.ndarray
 
 
-def _fit(model, scenes: Scenes, *, minutes: float, seed: int, peak_lr: float) -> None:
-    """Train `model` (torch.nn.Module) on random crops of `scenes` for `minutes`."""
+def _fit(
+    model, scenes: Scenes, *, minutes: float, seed: int, peak_lr: float, small_cards: bool = False
+) -> None:
+    """Train `model` (torch.nn.Module) on random crops of `scenes` for `minutes`, with
+    `small_cards` the pixels of small cards weighed more (`small_card_weights`)."""
     import torch
 
     weights = sum(p.numel() for p in model.parameters())
@@ -307,16 +341,37 @@ def _fit(model, scenes: Scenes, *, minutes: float, seed: int, peak_lr: float) ->
         x, y = _batch(scenes, rng, BATCH)
         logits = model(torch.from_numpy(x))
         target = torch.from_numpy(y)
-        # Separating touching cards hinges on the core: it weighs three times as much.
-        losses = torch.nn.functional.binary_cross_entropy_with_logits(
+        pixel_losses = torch.nn.functional.binary_cross_entropy_with_logits(
             logits, target, reduction="none"
-        ).mean(dim=(0, 2, 3))
+        )
+        if small_cards:
+            pixel_losses = pixel_losses * torch.from_numpy(small_card_weights(y))[:, None]
+        # Separating touching cards hinges on the core: it weighs three times as much.
+        losses = pixel_losses.mean(dim=(0, 2, 3))
         loss = losses[0] + 3.0 * losses[1]
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
         if step % 50 == 0:
             print(f"step {step} loss {loss.item():.4f}", flush=True)
+
+
+def small_card_weights(targets: np.ndarray) -> np.ndarray:
+    """Per-pixel loss weights (N, H, W) float32 for a batch of targets (N, 2, H, W) 0..1:
+    1, and more on and around each small card's core. Every pixel counts the same in the
+    loss, so a card 50 pixels long, with a tenth of the pixels of one 160 long, taught the
+    net a tenth as much, and the small cards are the ones it misses."""
+    weights = np.ones((len(targets), *targets.shape[2:]), np.float32)
+    grow = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))  # the core's rim of card
+    for weight, core in zip(weights, targets[:, 1] > 0.5, strict=True):
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(core.astype(np.uint8), 4)
+        areas = stats[:, cv2.CC_STAT_AREA].astype(np.float32)
+        per_label = np.clip(
+            np.sqrt(SMALL_CORE / np.maximum(areas, 1.0)), 1.0, SMALL_CARD_MAX_WEIGHT
+        )
+        per_label[0] = 1.0  # the background
+        weight[:] = cv2.dilate(per_label[labels], grow)
+    return weights
 
 
 def load_onnx(path: Path, sample: np.ndarray):  # -> torch.nn.Module

@@ -7,7 +7,18 @@ import cv2
 import numpy as np
 import pytest
 
-from models.train.finder import CROP, Scenes, _batch, _masks, scene_sample
+from models.train.finder import (
+    CROP,
+    CROWD_SEEDS,
+    SMALL_CARD_MAX_WEIGHT,
+    SMALL_CORE,
+    Scenes,
+    _batch,
+    _masks,
+    crowded_scene,
+    scene_sample,
+    small_card_weights,
+)
 
 
 def _blobs(mask: np.ndarray) -> int:
@@ -46,6 +57,29 @@ def test_run_scale_samples_are_scaled_as_the_runtime_scales_frames() -> None:
     image, targets = scene_sample(7, None)  # a whole 1280x720 frame: 416x234, padded
     assert image.shape == (240, 416, 3)
     assert targets.shape == (2, 120, 208)
+
+
+def test_crowded_scenes_are_full_tables_of_small_cards() -> None:
+    for seed in range(3):
+        spec = crowded_scene(np.random.default_rng(seed))
+        assert 8 <= len(spec.cards) <= 15  # a card that finds no room is left out
+        assert all(50.0 * 0.93 <= card.length <= 190.0 for card in spec.cards)
+    image, targets = scene_sample(CROWD_SEEDS, None)  # seeds from CROWD_SEEDS on
+    assert image.shape == (240, 416, 3) and targets.shape == (2, 120, 208)
+    assert (targets[1] > 127).sum() > 0
+
+
+def test_small_cards_weigh_more_in_the_loss() -> None:
+    targets = np.zeros((1, 2, 60, 80), np.float32)
+    targets[0, :, 5:25, 5:35] = 1.0  # a big core: 600 output pixels
+    targets[0, :, 40:44, 50:55] = 1.0  # a small one: 20
+    weights = small_card_weights(targets)[0]
+    assert weights[15, 20] == 1.0 and weights[2, 70] == 1.0  # big card, bare table
+    assert weights[42, 52] == pytest.approx(np.sqrt(SMALL_CORE / 20))
+    assert weights[39, 52] == weights[42, 52]  # the small card's rim too
+    targets[0, :, 40:41, 50:51] = 1.0  # one pixel: capped
+    targets[0, :, 41:44, 50:55] = 0.0
+    assert small_card_weights(targets)[0, 40, 50] == SMALL_CARD_MAX_WEIGHT
 
 
 def test_batches_crop_each_scene_within_its_own_size() -> None:
