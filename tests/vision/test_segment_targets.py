@@ -77,9 +77,9 @@ def test_small_cards_weigh_more_in_the_loss() -> None:
     assert weights[15, 20] == 1.0 and weights[2, 70] == 1.0  # big card, bare table
     assert weights[42, 52] == pytest.approx(np.sqrt(SMALL_CORE / 20))
     assert weights[39, 52] == weights[42, 52]  # the small card's rim too
-    targets[0, :, 40:41, 50:51] = 1.0  # one pixel: capped
-    targets[0, :, 41:44, 50:55] = 0.0
-    assert small_card_weights(targets)[0, 40, 50] == SMALL_CARD_MAX_WEIGHT
+    targets[0, :, 40:44, 50:55] = 0.0
+    targets[0, :, 42, 52] = 1.0  # a core of one pixel: capped
+    assert small_card_weights(targets)[0, 42, 52] == SMALL_CARD_MAX_WEIGHT
 
 
 def test_batches_crop_each_scene_within_its_own_size() -> None:
