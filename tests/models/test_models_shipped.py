@@ -59,6 +59,17 @@ def test_embedding_model_gives_unit_vectors_for_any_batch() -> None:
         np.testing.assert_allclose(np.linalg.norm(z, axis=1), 1, atol=1e-3)
 
 
+def test_embedding_model_joins_two_unit_embeddings() -> None:
+    """Two nets' unit embeddings side by side, each scaled by 1/sqrt(2) (`embed.join`), so
+    that a cosine similarity is the mean of the two nets'."""
+    width, height = EMBED_SIZE
+    x = np.random.default_rng(3).random((6, 3, height, width), np.float32)
+    (z,) = model_session(EMBED_MODEL).run(None, {"cards": x})
+    assert z.shape == (6, 128)
+    for half in (z[:, :64], z[:, 64:]):
+        np.testing.assert_allclose(np.linalg.norm(half, axis=1), 2**-0.5, atol=1e-3)
+
+
 @pytest.mark.parametrize(
     ("path", "channels"),
     [(segment.MODEL, 2), (segment.CLOSE_UP_MODEL, 2), (corner_index.MODEL, 5)],
