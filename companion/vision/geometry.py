@@ -153,6 +153,18 @@ def side_moved(quad: np.ndarray, side: int, fraction: float) -> np.ndarray:
     return moved
 
 
+def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two halves of a quad cut from the middle of one long side to the middle of the
+    other: two cards of a 5:7 deck lying side by side, touching along a long side, make
+    one quad of about 10:7 whose halves are the cards."""
+    q = order_clockwise(quad)  # q[1] -> q[2] and q[3] -> q[0] are the long sides
+    middle, other_middle = (q[1] + q[2]) / 2, (q[3] + q[0]) / 2
+    return (
+        np.float32([q[0], q[1], middle, other_middle]),
+        np.float32([other_middle, middle, q[2], q[3]]),
+    )
+
+
 def points_in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """For each (x, y) of `points` (N, 2), whether it lies inside the convex `quad` or on its
     outline (either winding)."""

@@ -35,6 +35,7 @@ from companion.vision.pipeline import CardPipeline
 from companion.vision.read import NOT_A_CARD, OTHER, CardReader
 from companion.vision.segment import CardMaps
 from companion.vision.synth import random_scene, render_scene
+from companion.vision.synth.spec import CardSpec, SceneSpec
 from companion.vision.types import CardReading
 
 
@@ -470,6 +471,27 @@ def test_a_side_search_reads_cards_whose_placed_quad_missed_them(monkeypatch) ->
             patch.setattr(fusion, "SIDE_SHIFTS", ())
             without = label_on(card.corners, read_cards(image, reader))
         assert without in (None, OTHER) and without != label
+
+
+def test_two_cards_touching_along_a_long_side_are_read_as_two(monkeypatch) -> None:
+    """A 3 of hearts and a 4 of spades, 90 px long, side by side and touching on a dark
+    wooden table: both finders outline the pair as one quad, which reads as no card; its
+    halves read the two cards, and the pair's own readings give way to them."""
+    length, angle, first = 90.0, 75.0, np.array([600.0, 360.0])
+    step = length / 1.4 * np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+    cards = tuple(
+        CardSpec("playing-cards", rank, suit, "up", tuple(centre), angle=angle, length=length)
+        for rank, suit, centre in ((3, "hearts", first), (4, "spades", first + step))
+    )
+    image, truths = render_scene(SceneSpec(table="wood-dark", cards=cards, seed=3))
+    reader = CardReader(load_deck("playing-cards"))
+    readings = read_cards(image, reader)
+    assert sorted(r.label for r in readings) == ["3 of hearts", "4 of spades"]
+    assert [label_on(t.corners, readings) for t in truths] == ["3 of hearts", "4 of spades"]
+    with monkeypatch.context() as patch:
+        patch.setattr(fusion, "_split_pairs", lambda *args: args[5])  # the kept readings
+        merged = read_cards(image, reader)
+    assert [r.label for r in merged] == [OTHER] and merged[0].confidence < SURE_ENOUGH
 
 
 def label_on(corners: np.ndarray, readings: list[CardReading]) -> str | None:

@@ -8,6 +8,7 @@ import pytest
 
 from companion.vision.geometry import (
     as_quad,
+    halves,
     is_convex,
     order_clockwise,
     points_in_quad,
@@ -114,6 +115,22 @@ def test_side_moved_moves_one_side_towards_or_away_from_the_opposite_one():
     assert np.allclose(moved[[0, 1]], card[[0, 1]])
     assert np.allclose(moved[3] - moved[2], card[3] - card[2], atol=1e-4)
     assert quad_area(moved) == pytest.approx(0.94 * quad_area(card), rel=1e-4)
+
+
+def test_halves_cut_a_quad_across_its_long_sides():
+    # two 50x70 cards side by side, touching along a long side: one 100x70 quad
+    pair = np.float32([[10, 20], [110, 20], [110, 90], [10, 90]])
+    left, right = sorted(halves(pair), key=lambda half: half[:, 0].mean())
+    for half, x in ((left, 10), (right, 60)):
+        want = np.float32([[x, 20], [x + 50, 20], [x + 50, 90], [x, 90]])
+        assert np.allclose(order_clockwise(half), order_clockwise(want))
+    # turned, and given in any corner order: two 5:7 halves that tile the quad
+    turned = rotated_card(30.0, size=(100.0, 70.0))
+    for half in halves(turned[::-1]):
+        assert quad_area(half) == pytest.approx(quad_area(turned) / 2, rel=1e-4)
+        assert quad_cover(half, turned) == pytest.approx(1.0, abs=1e-3)
+        assert quad_aspect(half) == pytest.approx(1.4, rel=1e-3)
+    assert quad_iou(*halves(turned)) == 0.0
 
 
 def test_quad_cover_is_the_share_of_the_first_quad_inside_the_second():
