@@ -289,16 +289,11 @@ def _split_pairs(
     rectangle's) and neither is a card already read for sure. The unsure readings of that
     quad, and of any quad on the same pair (`SAME_CARD`: the edge finder's outline of it),
     give way to the two cards."""
-    edge_count = len(found.edges)
     sure = [r.corners for r in kept if _reads_sure(r)]
     out = list(kept)
-    for index, alternative in rough.items():
-        placed = readings[edge_count + index]
-        if _reads_sure(placed) or _reads_sure(alternative):
-            continue
-        if any(quad_cover(found.learned[index], quad) >= INSIDE_SURE for quad in sure):
-            continue
-        pair = _sure_halves(image, reader, (found.learned[index], found.rough[index]), known)
+    for index in _unsure_learned(found, readings, rough, sure):
+        whole = (found.learned[index], found.rough[index])
+        pair = _sure_halves(image, reader, whole, known)
         if pair is None or any(
             quad_iou(half.corners, r.corners) >= SAME_CARD
             for half in pair
@@ -307,7 +302,6 @@ def _split_pairs(
         ):
             continue
         # the pair's quad, and the edge finder's outline of it, read unsure: not a card
-        whole = (found.learned[index], found.rough[index])
         out = [
             r
             for r in out
@@ -315,6 +309,24 @@ def _split_pairs(
         ]
         out += pair
     return out
+
+
+def _unsure_learned(
+    found: Candidates,
+    readings: Sequence[CardReading],
+    rough: Mapping[int, CardReading],
+    sure: Sequence[np.ndarray],
+) -> list[int]:
+    """The learned quads with a rough reading (`rough`, by learned index) that read no card
+    for sure, placed (in `readings`, after the edge quads') or rough, and do not lie mostly
+    (`INSIDE_SURE`) on one of the `sure` quads: cards whose outline may be off."""
+    edge_count = len(found.edges)
+    return [
+        index
+        for index in rough
+        if not (_reads_sure(readings[edge_count + index]) or _reads_sure(rough[index]))
+        and not any(quad_cover(found.learned[index], quad) >= INSIDE_SURE for quad in sure)
+    ]
 
 
 def _sure_halves(
@@ -349,12 +361,7 @@ def _side_search(
     `SURE`."""
     edge_count = len(found.edges)
     sure = [r.corners for r in (*readings, *rough.values()) if _reads_sure(r)]
-    searched = [
-        index
-        for index in rough
-        if not (_reads_sure(readings[edge_count + index]) or _reads_sure(rough[index]))
-        and not any(quad_cover(found.learned[index], quad) >= INSIDE_SURE for quad in sure)
-    ]
+    searched = _unsure_learned(found, readings, rough, sure)
     moved = [
         side_moved(quad, side, shift)
         for index in searched

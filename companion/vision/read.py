@@ -426,9 +426,9 @@ def _combine_views(
     if len(faces) == 1:
         v = faces[0]
         k, sure, suits = int(top[v]), float(rank_p[v, top[v]]), suit_p[v]
-        if seen != k and seen < BACK_CLASS and whole_rank[seen] >= OTHER_FACE_SEEN:
-            return k, 0.5 * sure, suits
-        if seen == NONE_CLASS and whole_rank[seen] >= NO_CARD_SEEN:
+        # the whole face shows another face, or surely no card: it cannot confirm the index
+        other_face = seen != k and seen < BACK_CLASS and whole_rank[seen] >= OTHER_FACE_SEEN
+        if other_face or (seen == NONE_CLASS and whole_rank[seen] >= NO_CARD_SEEN):
             return k, 0.5 * sure, suits
         if seen == k:
             suits = suits * whole_suit / float(suits @ whole_suit)
