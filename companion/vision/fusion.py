@@ -23,7 +23,8 @@ How they are joined:
   reader reads for sure, and some backs whose pattern it takes for the table;
 - where the first look leaves card unexplained, the learned finder's net also looks again
   at that part of the frame, enlarged (`_zoomed`, `ZOOM`): cards it saw too small to
-  outline; a card only this second look found must read for sure;
+  outline; a card only this second look found must read for sure, or a game card at
+  `ZOOM_GAME`;
 - every quad of both finders is read; a card found by both is read twice, and the reading
   the reader stands by more wins (a face or a back before "other", then confidence). Where
   both finders placed the same sides (`TWIN`) and the edge quad reads sure, the learned
@@ -38,6 +39,8 @@ How they are joined:
   tables about 11 ms more per frame on average, all of it in frames in doubt), and a
   moved quad stands only for a face read for sure, never for a game card that another
   reading of the same card names otherwise;
+- a learned quad nearer square than a card (`FRAGMENT_ASPECT`) is also read grown past
+  each side to a card's shape (`geometry.card_shaped`): the net saw part of the card;
 - a learned quad still unsure after that is cut in two across its long sides, and where
   both halves read a card for sure they stand for it (`_split_pairs`): two cards lying
   side by side, touching, outlined as one;
@@ -59,6 +62,11 @@ the same card (`_gives_way`). On the real photos' train split this reads 171 of 
 labelled cards right instead of 137 (Aces 89 of 92 instead of 69), with no 9..King read
 as a game card and no game card read as another.
 
+Last, in a frame in doubt, the card pixels of the net that no reading covers are read as
+rectangles (`_outlined_parts`): a card the net sees but finds no core in (small, blurred,
+on a busy cloth), which no finder outlines, stands where its rectangle, as it is or grown
+to a card's shape, reads a face for sure.
+
 `read_cards(image, reader)` does it all (`CardPipeline` calls it); `find_candidates` (both
 finders at once, as training uses them) and `pick_readings` are its two halves.
 """
@@ -75,9 +83,11 @@ from .corner_index import IndexHit, find_indices
 from .decks import PLAYING_CARDS
 from .detect import as_bgr, find_cards
 from .geometry import (
+    card_shaped,
     halves,
     order_clockwise,
     points_in_quad,
+    quad_aspect,
     quad_cover,
     quad_iou,
     side_moved,
@@ -89,6 +99,7 @@ from .segment import (
     CardMaps,
     card_maps,
     net_input,
+    part_rectangles,
     place_quads,
     rough_quads,
 )
@@ -196,6 +207,33 @@ SIDE_SHIFTS = (0.06, 0.12, -0.06)
 # above nothing else changed (the same scenes, card for card, as an edge quad read for
 # sure overlapping it at SAME_CARD).
 INSIDE_SURE = 0.5
+# Three searches for cards the finders outline badly or not at all (2026-11-30, this
+# stop). Measured together on the tuning sets (the default pipeline; playing 200 scenes
+# each from seeds 960,100 / 960,300 / 960,500, animals 200 each from 950,100 / 950,300,
+# 150 empty tables from 6,100,000, the real train split, 18 rendered fans): playing
+# 2,892 -> 2,894, 2,887 -> 2,888, 2,883 -> 2,885 cards right, animals 2,886 -> 2,890 and
+# 2,878 -> 2,881; wrong game ranks, game cards on no card, phantoms and the empty tables
+# unchanged; the real train split 175 -> 176 (Aces 90/92, 9 stray readings, both); fans
+# 16/18 both. Time, 100 tuning tables per deck read alternately in one process: median
+# 43.1 -> 42.8 ms (playing), 26.1 -> 26.3 (animals); mean 80.3 -> 82.1 and 48.0 -> 49.7
+# (all of it in frames in doubt).
+# - A learned quad nearer square than FRAGMENT_ASPECT is searched grown to a card's shape
+#   too (`_moved_quads`): a lynx 161 px long half under a wolf (seed 950,205), outlined
+#   over the part that shows, reads "other" without it. Alone:
+#   animals +1, +1, playing +0, +0, +1.
+FRAGMENT_ASPECT = 1.3
+# - A game card found by the second look only stands from ZOOM_GAME (any other reading
+#   from SURE_ENOUGH). Alone: animals +1, +2, playing +1, +0, +0. At 0.5, two game cards
+#   on no card more (quads on part of a card) and a stray reading more on the real train
+#   split; at 0.7, 2 animal cards fewer than at 0.6.
+ZOOM_GAME = 0.6
+# - Card pixels of the net that no reading covers, in parts of PART_AREA net pixels or
+#   more (a card 45 px long is about 150 at 0.325), are read as rectangles
+#   (`_outlined_parts`); one that reads a face for sure, lying on no card read (less
+#   than PART_OVERLAP of either's area), is a card. Alone: animals +2, +0, playing +1,
+#   +1; the real train split's one card more.
+PART_AREA = 60
+PART_OVERLAP = 0.3
 
 
 @dataclass(frozen=True)
@@ -235,7 +273,7 @@ def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
     if region is not None and found.maps is not None and found.net_image is not None:
         hits = find_indices(found.net_image, found.maps.sx, found.maps.sy, region)
         kept = _index_cards(image, reader, hits, kept)
-    return kept
+    return _outlined_parts(image, reader, found, kept)
 
 
 def _in_doubt(found: Candidates, kept: list[CardReading]) -> bool:
@@ -362,19 +400,15 @@ def _side_search(
     edge_count = len(found.edges)
     sure = [r.corners for r in (*readings, *rough.values()) if _reads_sure(r)]
     searched = _unsure_learned(found, readings, rough, sure)
-    moved = [
-        side_moved(quad, side, shift)
-        for index in searched
-        for quad in (found.learned[index], found.rough[index])
-        for side in range(4)
-        for shift in SIDE_SHIFTS
-    ]
+    groups = [_moved_quads((found.learned[index], found.rough[index])) for index in searched]
+    moved = [quad for group in groups for quad in group]
     read = _read_at(image, reader, moved, list(range(len(moved))), known)
-    per_quad = 2 * 4 * len(SIDE_SHIFTS)
     better: dict[int, CardReading] = {}
-    for n, index in enumerate(searched):
+    start = 0
+    for index, group in zip(searched, groups, strict=True):
         before = (readings[edge_count + index], rough[index])
-        tries = [read[k] for k in range(n * per_quad, (n + 1) * per_quad)]
+        tries = [read[k] for k in range(start, start + len(group))]
+        start += len(group)
         named = {r.label for r in (*before, *tries) if r.rank is not None and r.confidence >= SURE}
         standing = [
             r
@@ -387,6 +421,63 @@ def _side_search(
         if standing:
             better[index] = max(standing, key=_preference)
     return better
+
+
+def _moved_quads(quads: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """What the side search reads for a card outlined by `quads` (placed, rough): each of
+    them with one side moved by each of `SIDE_SHIFTS`, then those nearer square than
+    `FRAGMENT_ASPECT` grown to a card's shape (`geometry.card_shaped`)."""
+    moved = [
+        side_moved(quad, side, shift)
+        for quad in quads
+        for side in range(4)
+        for shift in SIDE_SHIFTS
+    ]
+    return moved + [
+        shaped
+        for quad in quads
+        if quad_aspect(quad) < FRAGMENT_ASPECT
+        for shaped in card_shaped(quad)
+    ]
+
+
+def _outlined_parts(
+    image: np.ndarray, reader: CardReader, found: Candidates, kept: list[CardReading]
+) -> list[CardReading]:
+    """`kept`, with a card for each part of the net's card pixels that no reading of
+    `kept` covers (`PART_AREA` net pixels or more) whose rectangle, as it is or grown to a
+    card's shape (`geometry.card_shaped`), reads a face at `SURE_ENOUGH` lying on no
+    card of `kept`: a card the net saw with no core, which no finder outlined."""
+    if found.maps is None:
+        return kept
+    rectangles = part_rectangles(found.maps, _uncovered(found.maps, kept), PART_AREA)
+    out = list(kept)
+    for rectangle in rectangles:
+        tries = [rectangle, *card_shaped(rectangle)]
+        standing = [
+            reading
+            for reading in reader.read_batch(image, tries)
+            if reading.face == "up"
+            and _reads_sure(reading)
+            and not any(_overlaps(reading.corners, r.corners) for r in kept)
+        ]
+        if standing:
+            out.append(max(standing, key=_preference))
+    return out
+
+
+def _overlaps(quad: np.ndarray, card: np.ndarray) -> bool:
+    """Whether `quad` and `card` overlap by `PART_OVERLAP` of the area of either."""
+    return max(quad_cover(quad, card), quad_cover(card, quad)) >= PART_OVERLAP
+
+
+def _uncovered(maps: CardMaps, readings: Sequence[CardReading]) -> np.ndarray:
+    """The net's card pixels (uint8 mask) that none of `readings` covers, eroded by a pixel:
+    a found card's outline leaves a sliver of card pixels around it."""
+    card = (maps.card > CARD_LEVEL).astype(np.uint8)
+    for reading in readings:
+        maps.fill(card, reading.corners, 0)
+    return cv2.erode(card, np.ones((3, 3), np.uint8))
 
 
 def _reads_sure(reading: CardReading) -> bool:
@@ -406,12 +497,7 @@ def _unexplained(
     on every side and on the net's grid (`STRIDE`); None where every card seen was read."""
     if found.maps is None or found.net_image is None:
         return None
-    card = (found.maps.card > CARD_LEVEL).astype(np.uint8)
-    for reading in kept:
-        if _settled(reading, floor):
-            found.maps.fill(card, reading.corners, 0)
-    # a found card's outline leaves a sliver of card pixels around it: not a card
-    card = cv2.erode(card, np.ones((3, 3), np.uint8))
+    card = _uncovered(found.maps, [reading for reading in kept if _settled(reading, floor)])
     if int(card.sum()) < UNEXPLAINED * card.size:
         return None
     x, y, w, h = cv2.boundingRect(card)
@@ -617,7 +703,7 @@ def _worth_reporting(found: Candidates, index: int, reading: CardReading) -> boo
         floor = SURE if reading.face == "up" else BACK_WITHOUT_NET
         return found.net_agrees[index] or reading.confidence >= floor
     if index >= len(found.quads) - found.zoomed:  # the second look's
-        return reading.confidence >= SURE_ENOUGH
+        return reading.confidence >= (ZOOM_GAME if reading.rank is not None else SURE_ENOUGH)
     return reading.rank is not None or reading.confidence >= LEARNED_ALONE_FLOOR
 
 

@@ -16,6 +16,8 @@ import numpy as np
 
 # Width x height of a rectified card when the caller has no preference: 5:7 (poker).
 DEFAULT_CARD_SIZE: tuple[int, int] = (100, 140)
+# Long over short side of a card of the 5:7 decks the game is played with.
+CARD_ASPECT = 1.4
 
 
 def as_quad(points: np.ndarray | list) -> np.ndarray:
@@ -151,6 +153,22 @@ def side_moved(quad: np.ndarray, side: int, fraction: float) -> np.ndarray:
     moved[a] = q[a] + fraction * (q[(side + 3) % 4] - q[a])
     moved[b] = q[b] + fraction * (q[(side + 2) % 4] - q[b])
     return moved
+
+
+def card_shaped(quad: np.ndarray, least: float = 0.08) -> list[np.ndarray]:
+    """`quad` with one side moved out so that it has a card's aspect (`CARD_ASPECT`): one
+    quad per side that must move out by `least` or more of its distance to the opposite
+    side for the distance to reach CARD_ASPECT times the other one (`side_moved`). A
+    finder that saw part of a card outlines that part; the card goes on past one side."""
+    sides = quad_sides(quad)
+    # the distance from side 0 to side 2 is the mean length of sides 1 and 3
+    apart = ((sides[1] + sides[3]) / 2, (sides[0] + sides[2]) / 2)
+    shaped = []
+    for side in range(4):
+        here, other = apart[side % 2], apart[1 - side % 2]
+        if here > 0 and CARD_ASPECT * other > (1 + least) * here:
+            shaped.append(side_moved(quad, side, 1 - CARD_ASPECT * other / here))
+    return shaped
 
 
 def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

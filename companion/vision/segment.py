@@ -195,6 +195,24 @@ def rough_quads(maps: CardMaps) -> np.ndarray:
     return ((quads + 0.5) / np.array([maps.sx, maps.sy], np.float32) - 0.5).astype(np.float32)
 
 
+def part_rectangles(maps: CardMaps, mask: np.ndarray, min_area: int) -> list[np.ndarray]:
+    """The minimum-area rectangle of each connected part of `mask` (a map-sized uint8 mask,
+    eroded by one pixel) of `min_area` pixels or more, grown back by that pixel, in the
+    frame's pixels: the outline the net's card pixels give where no core was seen."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    rectangles = []
+    for index in range(1, count):
+        x, y, w, h, area = stats[index]
+        if area < min_area:
+            continue
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == index)
+        points = np.column_stack([xs + x, ys + y]).astype(np.float32)
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
+        corners = cv2.boxPoints(((cx, cy), (rw + 2, rh + 2), angle))
+        rectangles.append(order_clockwise((corners + 0.5) / np.float32([maps.sx, maps.sy]) - 0.5))
+    return rectangles
+
+
 def _blob_quads(card: np.ndarray, core: np.ndarray) -> np.ndarray:
     """One rectangle per card core, grown back over the card pixels nearest to it."""
     # Seeds: the surest core pixels. Two touching cards' cores may meet in a thin bridge

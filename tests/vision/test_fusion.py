@@ -19,9 +19,11 @@ from companion.vision.fusion import (
     SIDE_SHIFTS,
     SURE_ENOUGH,
     TWIN,
+    ZOOM_GAME,
     Candidates,
     _in_doubt,
     _index_cards,
+    _outlined_parts,
     _read_at,
     _read_quads,
     _side_search,
@@ -30,7 +32,7 @@ from companion.vision.fusion import (
     pick_readings,
     read_cards,
 )
-from companion.vision.geometry import quad_iou, quad_long_side
+from companion.vision.geometry import order_clockwise, quad_iou, quad_long_side
 from companion.vision.pipeline import CardPipeline
 from companion.vision.read import NOT_A_CARD, OTHER, CardReader
 from companion.vision.segment import CardMaps
@@ -151,21 +153,22 @@ def test_learned_only_readings_need_a_face_or_confidence_and_nothing_is_kept_for
     assert same(pick_readings(found, readings, {}), [sure_other, game])
 
 
-def test_the_second_looks_cards_need_a_game_rank_or_a_sure_reading() -> None:
+def test_the_second_looks_cards_need_a_sure_reading_or_a_game_rank_at_zoom_game() -> None:
     """The second look (`_zoomed`) makes stray blobs on unseen textures, read as backs at
     0.66-0.75, and can outline half a card: its quads (the last learned ones) stand only
-    for a reading at SURE_ENOUGH, game cards too; the first look's from
-    LEARNED_ALONE_FLOOR, and any game card."""
-    quads = [card_at(x, 0) for x in (0, 200, 400, 600, 800, 1000)]
-    found = Candidates([], [], quads, quads, zoomed=4)
+    for a reading at SURE_ENOUGH, or a game card at ZOOM_GAME (half an Ace read as an Ace
+    at 0.5 does not); the first look's from LEARNED_ALONE_FLOOR, and any game card."""
+    quads = [card_at(x, 0) for x in (0, 200, 400, 600, 800, 1000, 1200)]
+    found = Candidates([], [], quads, quads, zoomed=5)
     first = reading(quads[0], "back", 0.7)
-    first_game = reading(quads[1], "2 of hearts", 0.6, rank=2)
+    first_game = reading(quads[1], "2 of hearts", 0.55, rank=2)
     stray = reading(quads[2], "back", 0.72)
     back = reading(quads[3], "back", SURE_ENOUGH)
     half = reading(quads[4], "A of spades", 0.5, rank=1)
-    game = reading(quads[5], "2 of spades", 0.95, rank=2)
-    readings = [first, first_game, stray, back, half, game]
-    assert same(pick_readings(found, readings, {}), [first, first_game, back, game])
+    small = reading(quads[5], "3 of clubs", ZOOM_GAME, rank=3)
+    game = reading(quads[6], "2 of spades", 0.95, rank=2)
+    readings = [first, first_game, stray, back, half, small, game]
+    assert same(pick_readings(found, readings, {}), [first, first_game, back, small, game])
 
 
 def test_a_small_card_the_first_look_saw_too_small_is_read_by_the_second(monkeypatch) -> None:
@@ -457,10 +460,92 @@ def test_an_unsure_placed_quad_is_read_again_with_a_side_moved() -> None:
     assert list(got) == [0]  # a fifth of it: a neighbour
 
 
+def test_a_fragment_is_searched_grown_to_a_cards_shape_too(monkeypatch) -> None:
+    """The net saw the top 50x50 of a 50x70 card: its placed quad and rough rectangle are
+    nearer square than FRAGMENT_ASPECT, so the search also reads each grown past each of
+    its sides to a card's shape (`geometry.card_shaped`); grown past its bottom, it reads
+    an Ace."""
+    placed, rectangle = card_at(100, 100, 50, 50), card_at(98, 98, 54, 54)
+    unsure, rough = reading(placed, OTHER, 0.2), {0: reading(rectangle, NOT_A_CARD, 0.6)}
+
+    def rule(quad: np.ndarray) -> tuple:
+        whole = np.allclose(order_clockwise(quad), order_clockwise(card_at(100, 100)))
+        return ("A of hearts", 0.95, 1) if whole else (OTHER, 0.2)
+
+    def search() -> tuple[dict, RuleReader]:
+        found = Candidates([], [], [placed], [rectangle])
+        reader = RuleReader(rule)
+        image = np.zeros((10, 10, 3), np.uint8)
+        return _side_search(image, reader, found, [unsure], rough, {}), reader
+
+    got, reader = search()
+    assert reader.batches == [2 * 4 * len(SIDE_SHIFTS) + 2 * 4]
+    assert list(got) == [0] and got[0].label == "A of hearts"
+    monkeypatch.setattr(fusion, "FRAGMENT_ASPECT", 1.0)  # no quad is nearer square
+    got, reader = search()
+    assert got == {} and reader.batches == [2 * 4 * len(SIDE_SHIFTS)]
+
+
+def test_card_pixels_no_reading_covers_are_read_as_rectangles() -> None:
+    """A card the net sees (its card pixels) but outlines with no core: the rectangle of
+    those pixels, or that grown to a card's shape, stands where it reads a face for sure
+    and lies on no card already read; a speck under PART_AREA pixels is not read."""
+    card = card_at(400, 300, 100, 140)
+    card_map = np.zeros((234, 416), np.float32)
+    maps = CardMaps(card_map, card_map, 0.325, 0.325)
+    maps.fill(card_map, card, 1)  # the card's pixels at the net's scale (fill takes uint8)
+    card_map[10:13, 10:13] = 1.0  # a speck
+    found = Candidates([], [], [], [], maps)
+    image = np.zeros((720, 1280, 3), np.uint8)
+
+    def read_as(there: tuple) -> RuleReader:
+        return RuleReader(lambda quad: there if quad_iou(quad, card) >= 0.8 else (NOT_A_CARD, 0.9))
+
+    reader = read_as(("A of hearts", 0.95, 1))
+    (added,) = _outlined_parts(image, reader, found, [])
+    assert added.label == "A of hearts" and quad_iou(added.corners, card) >= 0.8
+    assert len(reader.batches) == 1  # one part read, as it is and grown; not the speck
+    # read already: its pixels are covered, nothing is read
+    kept = [reading(card, "back", 0.95)]
+    reader = read_as(("A of hearts", 0.95, 1))
+    assert same(_outlined_parts(image, reader, found, kept), kept) and reader.batches == []
+    # a card read beside it, lying over half of the part's rectangle: not a new card
+    beside = [reading(card_at(400, 370, 100, 140), "back", 0.95)]
+    assert same(_outlined_parts(image, read_as(("A of hearts", 0.95, 1)), found, beside), beside)
+    # a back or a face read below SURE_ENOUGH is not enough
+    for there in (("back", 0.99), (OTHER, SURE_ENOUGH - 0.01), ("A of hearts", 0.6, 1)):
+        assert _outlined_parts(image, read_as(there), found, []) == []
+
+
+@pytest.mark.parametrize(
+    ("seed", "rank", "centre", "without"),
+    [
+        (450_187, 3, (916, 172), {"PART_AREA": 10**9}),  # a lynx 46 px long: no core
+        (450_205, 3, (330, 355), {"FRAGMENT_ASPECT": 0.0}),  # a lynx half under a wolf
+        (450_274, 2, (711, 492), {"ZOOM_GAME": SURE_ENOUGH}),  # a wolf 75 px long
+    ],
+)
+def test_animal_cards_found_by_this_stops_searches(monkeypatch, seed, rank, centre, without):
+    """Animal tuning scenes (seeds 950,187, 950,205 and 950,274) where a card is read
+    only by the outline of the net's uncovered card pixels, by a fragment grown to a
+    card's shape, or by the second look's game card read below SURE_ENOUGH."""
+    image, truths = next(synthetic_scenes("animals", 1, seed))
+    card = min(truths, key=lambda t: float(np.hypot(*(t.corners.mean(axis=0) - centre))))
+    assert card.spec.rank == rank
+    reader = CardReader(load_deck("demo-animals"))
+    name = reader.read_batch(image, [card.corners])[0].label
+    assert label_on(card.corners, read_cards(image, reader)) == name
+    for constant, value in without.items():
+        monkeypatch.setattr(fusion, constant, value)
+    assert label_on(card.corners, read_cards(image, reader)) != name
+
+
 def test_a_side_search_reads_cards_whose_placed_quad_missed_them(monkeypatch) -> None:
     """Rendered tuning scenes: a 10 of spades 139 px long on gingham (960,231), its placed
-    quad out on the table at one corner, found only by the side search; a 4 of hearts
-    55 px long (960,166) read as an unsure face without it, as the 4 of hearts with it."""
+    quad out on the table at one corner, found by the side search (and by the outline of
+    the card pixels left uncovered, `_outlined_parts`, which is turned off here); a 4 of
+    hearts 55 px long (960,166) read as an unsure face without it, as the 4 of hearts with
+    it."""
     reader = CardReader(load_deck("playing-cards"))
     cases = ((960_231, 10, "spades", "other"), (960_166, 4, "hearts", "4 of hearts"))
     for seed, rank, suit, label in cases:
@@ -469,6 +554,7 @@ def test_a_side_search_reads_cards_whose_placed_quad_missed_them(monkeypatch) ->
         assert label_on(card.corners, read_cards(image, reader)) == label
         with monkeypatch.context() as patch:
             patch.setattr(fusion, "SIDE_SHIFTS", ())
+            patch.setattr(fusion, "PART_AREA", 10**9)
             without = label_on(card.corners, read_cards(image, reader))
         assert without in (None, OTHER) and without != label
 

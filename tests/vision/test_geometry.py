@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from companion.vision.geometry import (
+    CARD_ASPECT,
     as_quad,
+    card_shaped,
     halves,
     is_convex,
     order_clockwise,
@@ -140,3 +142,22 @@ def test_quad_cover_is_the_share_of_the_first_quad_inside_the_second():
     assert quad_cover(inner, UPRIGHT) == pytest.approx(1.0)
     assert quad_cover(UPRIGHT, inner) == pytest.approx(400 / 3500)
     assert quad_cover(UPRIGHT, UPRIGHT + np.float32([100, 0])) == 0.0
+
+
+def test_card_shaped_grows_a_fragment_past_each_side_to_a_cards_aspect():
+    # the top 50x50 of a 50x70 card (UPRIGHT is that card): grown past its bottom side
+    top = np.float32([[10, 20], [60, 20], [60, 70], [10, 70]])
+    grown = card_shaped(top)
+    assert len(grown) == 4  # past each side: the card may go on past any of them
+    assert any(np.allclose(quad, UPRIGHT) for quad in grown)
+    for quad in grown:
+        assert quad_aspect(quad) == pytest.approx(CARD_ASPECT, rel=1e-4)
+        assert quad_cover(top, quad) == pytest.approx(1.0, abs=1e-4)
+    # a whole card needs no growing along its length; only a card lying the other way
+    # (its short side seen as the long one) would go on past its long sides
+    turned = card_shaped(rotated_card(30.0))
+    assert len(turned) == 2
+    assert all(quad_long_side(q) == pytest.approx(70 * CARD_ASPECT, rel=1e-4) for q in turned)
+    # a side that moves less than `least` of its distance is not tried
+    almost = np.float32([[10, 20], [60, 20], [60, 86], [10, 86]])  # 66 of 70 long
+    assert not any(quad_long_side(q) == pytest.approx(70) for q in card_shaped(almost))

@@ -19,6 +19,7 @@ from companion.vision.segment import (
     card_maps,
     net_input,
     net_size,
+    part_rectangles,
     rough_quads,
 )
 from companion.vision.segment import find_cards_learned as find_cards
@@ -149,3 +150,18 @@ def test_a_turned_blob_gives_a_turned_rough_quad() -> None:
     )
     quads = rough_quads(CardMaps(card, core, 1.0, 1.0))
     assert len(quads) == 1 and quad_iou(quads[0], outline) >= 0.9
+
+
+def test_part_rectangles_outline_each_large_enough_part_in_frame_pixels() -> None:
+    # a map at a quarter of the frame: a card 30x42 map pixels turned by 20 degrees, and
+    # a speck of 4x4 pixels; the mask is eroded by a pixel, as the caller makes it
+    mask = np.zeros((180, 320), np.uint8)
+    outline = cv2.boxPoints(((100.0, 90.0), (30.0, 42.0), 20.0))
+    cv2.fillConvexPoly(mask, np.round(outline).astype(np.int32), 1)
+    mask[10:14, 250:254] = 1
+    maps = CardMaps(mask.astype(np.float32), mask.astype(np.float32), 0.25, 0.25)
+    eroded = cv2.erode(mask, np.ones((3, 3), np.uint8))
+    (rectangle,) = part_rectangles(maps, eroded, min_area=60)
+    frame_outline = (outline + 0.5) / 0.25 - 0.5
+    assert quad_iou(rectangle, frame_outline) >= 0.9
+    assert len(part_rectangles(maps, eroded, min_area=2)) == 2  # the speck too
