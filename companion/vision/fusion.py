@@ -41,8 +41,6 @@ How they are joined:
   reading of the same card names otherwise;
 - a learned quad nearer square than a card (`FRAGMENT_ASPECT`) is also read grown past
   each side to a card's shape (`geometry.card_shaped`): the net saw part of the card;
-- where no moved quad reads sure, the one that came nearest to a card (`_nearness`) is
-  moved once more, one side at a time: a quad off on two sides;
 - a learned quad still unsure after that is cut in two across its long sides, and where
   both halves read a card for sure they stand for it (`_split_pairs`): two cards lying
   side by side, touching, outlined as one;
@@ -209,37 +207,26 @@ SIDE_SHIFTS = (0.06, 0.12, -0.06)
 # above nothing else changed (the same scenes, card for card, as an edge quad read for
 # sure overlapping it at SAME_CARD).
 INSIDE_SURE = 0.5
-# Searches for cards the finders outline badly or not at all (2026-11-30, the eighteenth
-# stop). The first three below, measured together on the tuning sets (the default
-# pipeline; playing 200 scenes each from seeds 960,100 / 960,300 / 960,500, animals 200
-# each from 950,100 / 950,300, 150 empty tables from 6,100,000, the real train split, 18
-# rendered fans): playing 2,892 -> 2,894, 2,887 -> 2,888, 2,883 -> 2,885 cards right,
-# animals 2,886 -> 2,890 and 2,878 -> 2,881; wrong game ranks, game cards on no card,
-# phantoms and the empty tables unchanged; the real train split 175 -> 176 (Aces 90/92, 9
-# stray readings, both); fans 16/18 both. Time, 100 tuning tables per deck read
-# alternately in one process: median 43.1 -> 42.8 ms (playing), 26.1 -> 26.3 (animals);
-# mean 80.3 -> 82.1 and 48.0 -> 49.7 (all of it in frames in doubt).
+# Three searches for cards the finders outline badly or not at all (2026-11-30, this
+# stop). Measured together on the tuning sets (the default pipeline; playing 200 scenes
+# each from seeds 960,100 / 960,300 / 960,500, animals 200 each from 950,100 / 950,300,
+# 150 empty tables from 6,100,000, the real train split, 18 rendered fans): playing
+# 2,892 -> 2,894, 2,887 -> 2,888, 2,883 -> 2,885 cards right, animals 2,886 -> 2,890 and
+# 2,878 -> 2,881; wrong game ranks, game cards on no card, phantoms and the empty tables
+# unchanged; the real train split 175 -> 176 (Aces 90/92, 9 stray readings, both); fans
+# 16/18 both. Time, 100 tuning tables per deck read alternately in one process: median
+# 43.1 -> 42.8 ms (playing), 26.1 -> 26.3 (animals); mean 80.3 -> 82.1 and 48.0 -> 49.7
+# (all of it in frames in doubt).
 # - A learned quad nearer square than FRAGMENT_ASPECT is searched grown to a card's shape
 #   too (`_moved_quads`): a lynx 161 px long half under a wolf (seed 950,205), outlined
-#   over the part that shows, reads "other" without it. Alone: animals +1, +1, playing
-#   +0, +0, +1.
+#   over the part that shows, reads "other" without it. Alone:
+#   animals +1, +1, playing +0, +0, +1.
 FRAGMENT_ASPECT = 1.3
 # - A game card found by the second look only stands from ZOOM_GAME (any other reading
 #   from SURE_ENOUGH). Alone: animals +1, +2, playing +1, +0, +0. At 0.5, two game cards
 #   on no card more (quads on part of a card) and a stray reading more on the real train
 #   split; at 0.7, 2 animal cards fewer than at 0.6.
 ZOOM_GAME = 0.6
-# - The side search's second step (`_side_search`, `_nearness`), measured after the rest:
-#   playing 2,894 -> 2,895, 2,888 -> 2,892 (an Ace of diamonds 138 px long under a back,
-#   seed 960,413, outlined off on two sides), 2,885 -> 2,885; animals 2,890 -> 2,891 and
-#   2,881 -> 2,882; wrong game ranks, game cards on no card, phantoms, the empty tables
-#   and the fans unchanged; the real train split 176 right as before, but one stray
-#   reading more (a quad moved onto the lower corner of a Jack, which its index reads,
-#   read as "other" at 0.96: a non-game face, no game rank). Time, 100 tuning tables per
-#   deck alternately: median 38.8 -> 39.0 and 36.3 -> 35.9 ms, mean 81.2 -> 85.1 and
-#   66.1 -> 69.5 (frames in doubt). Started from a quad grown to a card's shape too, it
-#   read the lower half of a 3 of hearts as the 2 of hearts (seed 960,224): it starts
-#   from the one-side moves only.
 # - Card pixels of the net that no reading covers, in parts of PART_AREA net pixels or
 #   more (a card 45 px long is about 150 at 0.325), are read as rectangles
 #   (`_outlined_parts`); one that reads a face for sure, lying on no card read (less
@@ -407,37 +394,25 @@ def _side_search(
     that nor its placed reading (in `readings`, after the edge quads') reads a card at
     `SURE_ENOUGH`, and that does not lie mostly on a card read so (`INSIDE_SURE`): the best
     reading of its placed quad or its rough rectangle with one side moved (`SIDE_SHIFTS`),
-    or grown to a card's shape where it is a fragment (`_moved_quads`), or of the quad with
-    one side moved that came nearest to a card with one side more moved (`_nearness`),
     where one stands. It stands where it reads a face at `SURE_ENOUGH`, better than both;
     a game card only where no other reading of that card names another game card at
     `SURE`."""
     edge_count = len(found.edges)
     sure = [r.corners for r in (*readings, *rough.values()) if _reads_sure(r)]
     searched = _unsure_learned(found, readings, rough, sure)
-    pairs = [(found.learned[index], found.rough[index]) for index in searched]
-    tries = _read_groups(image, reader, [_moved_quads(pair) for pair in pairs], known)
-    # a quad off on two sides: one step more from the nearest of the one-side moves
-    first_moves = 2 * 4 * len(SIDE_SHIFTS)  # the placed quad's and the rough rectangle's
-    nearest = {}
-    for n, index in enumerate(searched):
-        best = max(tries[n][:first_moves], key=_nearness, default=None)
-        before = (readings[edge_count + index], rough[index])
-        if best is None or _reads_sure(best):
-            continue
-        if _nearness(best) > max(map(_nearness, before)):
-            nearest[n] = best.corners
-    if nearest:
-        again = _read_groups(image, reader, [_side_moves([q]) for q in nearest.values()], known)
-        for n, more in zip(nearest, again, strict=True):
-            tries[n] += more
+    groups = [_moved_quads((found.learned[index], found.rough[index])) for index in searched]
+    moved = [quad for group in groups for quad in group]
+    read = _read_at(image, reader, moved, list(range(len(moved))), known)
     better: dict[int, CardReading] = {}
-    for index, read in zip(searched, tries, strict=True):
+    start = 0
+    for index, group in zip(searched, groups, strict=True):
         before = (readings[edge_count + index], rough[index])
-        named = {r.label for r in (*before, *read) if r.rank is not None and r.confidence >= SURE}
+        tries = [read[k] for k in range(start, start + len(group))]
+        start += len(group)
+        named = {r.label for r in (*before, *tries) if r.rank is not None and r.confidence >= SURE}
         standing = [
             r
-            for r in read
+            for r in tries
             if r.face == "up"
             and _reads_sure(r)
             and _preference(r) > max(map(_preference, before))
@@ -448,47 +423,17 @@ def _side_search(
     return better
 
 
-def _read_groups(
-    image: np.ndarray,
-    reader: CardReader,
-    groups: Sequence[Sequence[np.ndarray]],
-    known: dict[bytes, CardReading],
-) -> list[list[CardReading]]:
-    """The readings of every group of quads, group by group, in one batch (`_read_at`)."""
-    quads = [quad for group in groups for quad in group]
-    read = _read_at(image, reader, quads, list(range(len(quads))), known)
-    out, start = [], 0
-    for group in groups:
-        out.append([read[k] for k in range(start, start + len(group))])
-        start += len(group)
-    return out
-
-
-def _nearness(reading: CardReading) -> tuple[int, float]:
-    """How near a quad's reading comes to a card, for the side search's second step: a
-    game rank or a back the reader stands by (`SURE`), by confidence; then any other face
-    by confidence; then "not a card", the less sure the nearer."""
-    if reading.label == NOT_A_CARD:
-        return 0, -reading.confidence
-    stands = reading.confidence >= SURE and (reading.rank is not None or reading.face == "down")
-    return int(stands), reading.confidence
-
-
-def _side_moves(quads: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Each of `quads` with one side moved by each of `SIDE_SHIFTS`."""
-    return [
+def _moved_quads(quads: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """What the side search reads for a card outlined by `quads` (placed, rough): each of
+    them with one side moved by each of `SIDE_SHIFTS`, then those nearer square than
+    `FRAGMENT_ASPECT` grown to a card's shape (`geometry.card_shaped`)."""
+    moved = [
         side_moved(quad, side, shift)
         for quad in quads
         for side in range(4)
         for shift in SIDE_SHIFTS
     ]
-
-
-def _moved_quads(quads: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """What the side search reads first for a card outlined by `quads` (placed, rough):
-    `_side_moves`, then those of `quads` nearer square than `FRAGMENT_ASPECT` grown to a
-    card's shape (`geometry.card_shaped`)."""
-    return _side_moves(quads) + [
+    return moved + [
         shaped
         for quad in quads
         if quad_aspect(quad) < FRAGMENT_ASPECT

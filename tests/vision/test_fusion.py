@@ -486,36 +486,6 @@ def test_a_fragment_is_searched_grown_to_a_cards_shape_too(monkeypatch) -> None:
     assert got == {} and reader.batches == [2 * 4 * len(SIDE_SHIFTS)]
 
 
-def test_a_quad_off_on_two_sides_is_found_in_a_second_step(monkeypatch) -> None:
-    """A placed quad whose right and bottom sides both lie out on the table (by 0.12 of
-    the card's width and length): a quad with one of them moved in reads nearer to a card
-    (an unsure face at 0.3 against 0.2) than any other, and one step more from it moves
-    the other in too: the Ace stands. Without the second step it is not found."""
-    width, length = 50 / (1 - 0.12), 70 / (1 - 0.12)
-    placed, rectangle = card_at(100, 100, width, length), card_at(97, 98, 62, 84)
-    unsure, rough = reading(placed, OTHER, 0.2), {0: reading(rectangle, NOT_A_CARD, 0.6)}
-
-    def rule(quad: np.ndarray) -> tuple:
-        (x0, y0), (x1, y1) = quad.min(axis=0), quad.max(axis=0)
-        if abs(x0 - 100) > 0.5 or abs(y0 - 100) > 0.5:
-            return OTHER, 0.2
-        fixed = int(abs(x1 - 150) < 0.5) + int(abs(y1 - 170) < 0.5)
-        return (("A of hearts", 0.95, 1), (OTHER, 0.3), (OTHER, 0.2))[2 - fixed]
-
-    def search() -> tuple[dict, RuleReader]:
-        found = Candidates([], [], [placed], [rectangle])
-        reader = RuleReader(rule)
-        image = np.zeros((10, 10, 3), np.uint8)
-        return _side_search(image, reader, found, [unsure], rough, {}), reader
-
-    got, reader = search()
-    assert reader.batches == [2 * 4 * len(SIDE_SHIFTS), 4 * len(SIDE_SHIFTS)]
-    assert list(got) == [0] and got[0].label == "A of hearts"
-    monkeypatch.setattr(fusion, "_nearness", lambda reading: (0, 0.0))  # nothing nearer
-    got, reader = search()
-    assert got == {} and reader.batches == [2 * 4 * len(SIDE_SHIFTS)]
-
-
 def test_card_pixels_no_reading_covers_are_read_as_rectangles() -> None:
     """A card the net sees (its card pixels) but outlines with no core: the rectangle of
     those pixels, or that grown to a card's shape, stands where it reads a face for sure
@@ -608,18 +578,6 @@ def test_two_cards_touching_along_a_long_side_are_read_as_two(monkeypatch) -> No
         patch.setattr(fusion, "_split_pairs", lambda *args: args[5])  # the kept readings
         merged = read_cards(image, reader)
     assert [r.label for r in merged] == [OTHER] and merged[0].confidence < SURE_ENOUGH
-
-
-def test_an_ace_whose_quad_a_back_pulled_off_on_two_sides_is_read(monkeypatch) -> None:
-    """Tuning scene 960,413: an Ace of diamonds 138 px long under a back, outlined off on
-    two sides, is read only by the side search's second step."""
-    image, truths = next(synthetic_scenes("playing-cards", 1, 960_413))
-    ace = min(truths, key=lambda t: float(np.hypot(*(t.corners.mean(axis=0) - (197, 312)))))
-    assert (ace.spec.rank, ace.spec.suit) == (1, "diamonds")
-    reader = CardReader(load_deck("playing-cards"))
-    assert label_on(ace.corners, read_cards(image, reader)) == "A of diamonds"
-    monkeypatch.setattr(fusion, "_nearness", lambda reading: (0, 0.0))
-    assert label_on(ace.corners, read_cards(image, reader)) is None
 
 
 def label_on(corners: np.ndarray, readings: list[CardReading]) -> str | None:
