@@ -28,6 +28,7 @@ from companion.vision.fusion import (
     _read_quads,
     _side_search,
     _unexplained,
+    _without_parts,
     find_candidates,
     pick_readings,
     read_cards,
@@ -515,6 +516,21 @@ def test_card_pixels_no_reading_covers_are_read_as_rectangles() -> None:
     # a back or a face read below SURE_ENOUGH is not enough
     for there in (("back", 0.99), (OTHER, SURE_ENOUGH - 0.01), ("A of hearts", 0.6, 1)):
         assert _outlined_parts(image, read_as(there), found, []) == []
+
+
+def test_an_unsure_reading_mostly_on_a_card_read_for_sure_is_dropped() -> None:
+    """A strip of a back read as a back at 0.4, or an unsure face on a corner of a card
+    read for sure, is part of that card; an unsure face mostly beside it, or on a card read
+    unsurely, stays, and so does any reading the reader stands by."""
+    card = reading(card_at(100, 100), "back", 0.95)
+    strip = reading(card_at(100, 100, 50, 20), "back", 0.4)
+    corner = reading(card_at(130, 140, 30, 40), OTHER, 0.2)
+    beside = reading(card_at(140, 100), OTHER, 0.2)  # a fifth of it on the card
+    overlapping = reading(card_at(110, 100), "2 of hearts", 0.6, rank=2)
+    unsure_card = reading(card_at(400, 100), OTHER, 0.3)
+    on_unsure = reading(card_at(400, 100, 50, 20), OTHER, 0.2)
+    readings = [card, strip, corner, beside, overlapping, unsure_card, on_unsure]
+    assert same(_without_parts(readings), [card, beside, overlapping, unsure_card, on_unsure])
 
 
 @pytest.mark.parametrize(
