@@ -43,7 +43,8 @@ How they are joined:
   each side to a card's shape (`geometry.card_shaped`): the net saw part of the card;
 - a learned quad still unsure after that is cut in two across its long sides, and where
   both halves read a card for sure they stand for it (`_split_pairs`): two cards lying
-  side by side, touching, outlined as one;
+  side by side, touching, outlined as one; else its two ends as wide as a card, where
+  both read a face for sure: two such cards overlapping;
 - a reading of the learned finder alone that says neither a game card nor a sure face or
   back (`LEARNED_ALONE_FLOOR`) is dropped: that is what its stray blobs read as.
 The edge finder's own overlapping quads, and the learned finder's, are each finder's own
@@ -86,6 +87,7 @@ from .decks import PLAYING_CARDS
 from .detect import as_bgr, find_cards
 from .geometry import (
     card_shaped,
+    fanned_ends,
     halves,
     order_clockwise,
     points_in_quad,
@@ -202,7 +204,12 @@ SIDE_SHIFTS = (0.06, 0.12, -0.06)
 # from seeds 960,100, 960,300 and 960,500): 2,887 -> 2,892, 2,880 -> 2,887 and 2,877 ->
 # 2,883 cards right, with 3, 8 and 3 quads split; wrong game ranks and phantoms as before;
 # the animal sets (no quad split there), 150 empty tables, the real train split and 18
-# rendered fans unchanged.
+# rendered fans unchanged. Where the halves do not both read, the quad's two fanned ends
+# (`geometry.fanned_ends`: two cards lying across it, overlapping) stand where both read a
+# face at SURE_ENOUGH (2026-11-30, eighteenth stop): playing 2,894 -> 2,896 (an Ace of
+# diamonds under a 3 of spades, seed 960,210), 2,888 -> 2,890, 2,885 -> 2,885, animals
+# unchanged, nothing else changed. Backs too: a back half under a sleeve read as two
+# backs (animals 2,881 -> 2,880).
 # A quad with this fraction of its area or more on a quad read for sure is part of that
 # card, not searched: moved, the second look's small quad on a 4 of hearts (held-out
 # scene 5,000,091) held one pip and read as an Ace of hearts at 1.0. On the tuning sets
@@ -380,11 +387,19 @@ def _sure_halves(
     quads: Sequence[np.ndarray],
     known: dict[bytes, CardReading],
 ) -> list[CardReading] | None:
-    """The readings of the two halves of the first of `quads` whose halves both read a card
-    (a face or a back) at `SURE_ENOUGH`; None where none does."""
+    """The readings of the two cards of the first of `quads` whose halves both read a card
+    (a face or a back) at `SURE_ENOUGH`, or else whose fanned ends (`geometry.fanned_ends`)
+    both read a face so (a back's pattern fills any part of it: two parts of one back read
+    as two backs); None where none does."""
     for quad in quads:
         pair = _read_at(image, reader, halves(quad), [0, 1], known)
         if all(_reads_sure(reading) for reading in pair.values()):
+            return [pair[0], pair[1]]
+        ends = fanned_ends(quad)
+        if ends is None:
+            continue
+        pair = _read_at(image, reader, ends, [0, 1], known)
+        if all(r.face == "up" and _reads_sure(r) for r in pair.values()):
             return [pair[0], pair[1]]
     return None
 

@@ -183,6 +183,24 @@ def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
+def fanned_ends(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The two ends of a quad along its long sides, each as long there as a card lying
+    across the quad is wide (its short side / `CARD_ASPECT`): two cards of a 5:7 deck
+    fanned side by side, overlapping, make one quad whose ends are the cards (touching,
+    the ends are the `halves`). None where such ends would leave a gap between them. (A
+    quad on one card has such ends too, each about half of it: the reading decides.)"""
+    q = order_clockwise(quad)  # q[1] -> q[2] and q[3] -> q[0] are the long sides
+    short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
+    long = (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
+    t = short / CARD_ASPECT / long
+    if t < 0.5:
+        return None
+    return (
+        np.float32([q[0], q[1], q[1] + t * (q[2] - q[1]), q[0] + t * (q[3] - q[0])]),
+        np.float32([q[2] + t * (q[1] - q[2]), q[2], q[3], q[3] + t * (q[0] - q[3])]),
+    )
+
+
 def points_in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """For each (x, y) of `points` (N, 2), whether it lies inside the convex `quad` or on its
     outline (either winding)."""

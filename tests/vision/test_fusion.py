@@ -596,6 +596,22 @@ def test_two_cards_touching_along_a_long_side_are_read_as_two(monkeypatch) -> No
     assert [r.label for r in merged] == [OTHER] and merged[0].confidence < SURE_ENOUGH
 
 
+def test_two_fanned_faces_outlined_as_one_are_read_as_two(monkeypatch) -> None:
+    """Tuning scene 960,210: a 3 of spades lying over an Ace of diamonds, across it, the
+    two outlined as one quad that reads no card for sure; its two fanned ends
+    (`geometry.fanned_ends`) read the two cards."""
+    image, truths = next(synthetic_scenes("playing-cards", 1, 960_210))
+    reader = CardReader(load_deck("playing-cards"))
+
+    def labels() -> list[str | None]:
+        readings = read_cards(image, reader)
+        return [label_on(t.corners, readings) for t in truths if t.spec.rank in (1, 3)]
+
+    assert {"A of diamonds", "3 of spades"} <= set(labels())
+    monkeypatch.setattr(fusion, "fanned_ends", lambda quad: None)
+    assert not {"A of diamonds", "3 of spades"} <= set(labels())
+
+
 def label_on(corners: np.ndarray, readings: list[CardReading]) -> str | None:
     """The label of the reading on the card at `corners` (IoU 0.5 or more), if any."""
     best = max(readings, key=lambda r: quad_iou(r.corners, corners))

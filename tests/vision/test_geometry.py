@@ -10,6 +10,7 @@ from companion.vision.geometry import (
     CARD_ASPECT,
     as_quad,
     card_shaped,
+    fanned_ends,
     halves,
     is_convex,
     order_clockwise,
@@ -161,3 +162,19 @@ def test_card_shaped_grows_a_fragment_past_each_side_to_a_cards_aspect():
     # a side that moves less than `least` of its distance is not tried
     almost = np.float32([[10, 20], [60, 20], [60, 86], [10, 86]])  # 66 of 70 long
     assert not any(quad_long_side(q) == pytest.approx(70) for q in card_shaped(almost))
+
+
+def test_fanned_ends_are_two_overlapping_cards_lying_across_a_quad():
+    # two 50x70 cards side by side, the second over the first by 20 px: one 80x70 quad
+    pair = np.float32([[10, 20], [90, 20], [90, 90], [10, 90]])
+    ends = fanned_ends(pair)
+    assert ends is not None
+    left, right = sorted(ends, key=lambda end: end[:, 0].mean())
+    for end, x in ((left, 10), (right, 40)):
+        want = np.float32([[x, 20], [x + 50, 20], [x + 50, 90], [x, 90]])
+        assert np.allclose(order_clockwise(end), order_clockwise(want), atol=1e-4)
+    # touching, they are the halves; apart, there are no such ends
+    touching = np.float32([[10, 20], [110, 20], [110, 90], [10, 90]])
+    for end, half in zip(fanned_ends(touching), halves(touching), strict=True):
+        assert np.allclose(order_clockwise(end), order_clockwise(half), atol=1e-4)
+    assert fanned_ends(np.float32([[10, 20], [130, 20], [130, 90], [10, 90]])) is None
