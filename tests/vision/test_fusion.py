@@ -16,6 +16,7 @@ from companion.vision.decks import load_deck
 from companion.vision.fusion import (
     INDEX_CONTEXT,
     LEARNED_ALONE_FLOOR,
+    MOVED_GAME,
     SIDE_SHIFTS,
     SURE_ENOUGH,
     TWIN,
@@ -410,6 +411,8 @@ def test_the_edge_finder_looks_only_where_the_learned_finder_leaves_doubt(monkey
 class RuleReader:
     """Reads each quad by a rule on its corners and records each batch's size."""
 
+    deck = load_deck("playing-cards")
+
     def __init__(self, rule) -> None:
         self.rule, self.batches = rule, []
 
@@ -459,6 +462,28 @@ def test_an_unsure_placed_quad_is_read_again_with_a_side_moved() -> None:
     assert got == {} and reader.batches == [0]
     got, reader = search(read_as(ace), reading(card_at(60, 100, 50, 80), "4 of hearts", 0.95, 4))
     assert list(got) == [0]  # a fifth of it: a neighbour
+
+
+def test_an_enrolled_decks_game_card_stands_from_a_moved_quad_at_moved_game() -> None:
+    """An animal card partly covered reads at 0.54-0.74 even from its true outline: from a
+    moved quad, an enrolled deck's game card stands from MOVED_GAME; a playing card's only
+    from SURE_ENOUGH (an Ace read so from a moved quad took a King's place)."""
+    placed, rectangle = card_at(100, 100), card_at(97, 98, 56, 74)
+    unsure, rough = reading(placed, OTHER, 0.2), {0: reading(rectangle, NOT_A_CARD, 0.6)}
+
+    def search(deck: str, confidence: float) -> dict:
+        def rule(quad: np.ndarray) -> tuple:
+            moved_in = abs(quad[:, 0].max() - 144) < 0.5 and abs(quad[:, 0].min() - 100) < 0.5
+            return ("lynx", confidence, 3) if moved_in else (OTHER, 0.2)
+
+        reader = RuleReader(rule)
+        reader.deck = load_deck(deck)
+        found = Candidates([], [], [placed], [rectangle])
+        return _side_search(np.zeros((10, 10, 3), np.uint8), reader, found, [unsure], rough, {})
+
+    assert [r.label for r in search("demo-animals", MOVED_GAME).values()] == ["lynx"]
+    assert search("demo-animals", MOVED_GAME - 0.01) == {}
+    assert search("playing-cards", MOVED_GAME) == {}
 
 
 def test_a_fragment_is_searched_grown_to_a_cards_shape_too(monkeypatch) -> None:
