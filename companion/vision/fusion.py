@@ -210,14 +210,16 @@ SIDE_SHIFTS = (0.06, 0.12, -0.06)
 # diamonds under a 3 of spades, seed 960,210), 2,888 -> 2,890, 2,885 -> 2,885, animals
 # unchanged, nothing else changed. Backs too: a back half under a sleeve read as two
 # backs (animals 2,881 -> 2,880).
-# An enrolled deck's game card read by the side search stands from this confidence (any
-# other face from SURE_ENOUGH): its reader names a card from the whole card, and a
-# partly covered or small animal card read from a moved quad reads at 0.54-0.74 from its
-# true outline too. Measured (2026-11-30, eighteenth stop): animals 2,890 -> 2,893 and
-# 2,881 -> 2,883, no wrong game rank nor game card on no card, the empty tables
-# unchanged; at 0.65, a game card on no card more. For playing cards, at 0.75: 1, 5 and 0
-# tuning cards more, but on the real train split an Ace read at 0.76 from a moved quad
-# took the place of the King it lay under (176 -> 175): playing cards keep SURE_ENOUGH.
+# An enrolled deck's game card read by the side search, or by a split pair's halves or
+# ends, stands from this confidence (any other face from SURE_ENOUGH): its reader names a
+# card from the whole card, and a partly covered or small animal card read from a moved
+# quad reads at 0.54-0.74 from its true outline too. Measured (2026-11-30, eighteenth
+# stop), the side search: animals 2,890 -> 2,893 and 2,881 -> 2,883, no wrong game rank
+# nor game card on no card, the empty tables unchanged (at 0.65, a game card on no card
+# more); then the split pairs: 2,893 -> 2,893 and 2,883 -> 2,885, the same. For playing
+# cards, in the side search at 0.75: 1, 5 and 0 tuning cards more, but on the real train
+# split an Ace read at 0.76 from a moved quad took the place of the King it lay under
+# (176 -> 175): playing cards keep SURE_ENOUGH.
 MOVED_GAME = 0.75
 # A quad with this fraction of its area or more on a quad read for sure is part of that
 # card, not searched: moved, the second look's small quad on a 4 of hearts (held-out
@@ -346,8 +348,9 @@ def _split_pairs(
     """`kept`, where a learned quad with a rough reading (`rough`, by learned index, after
     the side search) reads no card for sure, placed or rough, and does not lie mostly on a
     card read so (`INSIDE_SURE`), with its two halves (`geometry.halves`) instead where
-    both read a card at `SURE_ENOUGH` (the placed quad's halves first, then the rough
-    rectangle's) and neither is a card already read for sure. The unsure readings of that
+    both read a card at `SURE_ENOUGH` or an enrolled deck's game card at `MOVED_GAME` (the
+    placed quad's halves first, then the rough rectangle's; `_sure_halves`) and neither
+    is a card already read for sure. The unsure readings of that
     quad, and of any quad on the same pair (`SAME_CARD`: the edge finder's outline of it),
     give way to the two cards."""
     sure = [r.corners for r in kept if _reads_sure(r)]
@@ -397,20 +400,30 @@ def _sure_halves(
     known: dict[bytes, CardReading],
 ) -> list[CardReading] | None:
     """The readings of the two cards of the first of `quads` whose halves both read a card
-    (a face or a back) at `SURE_ENOUGH`, or else whose fanned ends (`geometry.fanned_ends`)
+    (a face or a back: `_moved_stands`), or else whose fanned ends (`geometry.fanned_ends`)
     both read a face so (a back's pattern fills any part of it: two parts of one back read
     as two backs); None where none does."""
+    enrolled = reader.deck.kind != PLAYING_CARDS
     for quad in quads:
         pair = _read_at(image, reader, halves(quad), [0, 1], known)
-        if all(_reads_sure(reading) for reading in pair.values()):
+        if all(_moved_stands(r, enrolled) for r in pair.values()):
             return [pair[0], pair[1]]
         ends = fanned_ends(quad)
         if ends is None:
             continue
         pair = _read_at(image, reader, ends, [0, 1], known)
-        if all(r.face == "up" and _reads_sure(r) for r in pair.values()):
+        if all(r.face == "up" and _moved_stands(r, enrolled) for r in pair.values()):
             return [pair[0], pair[1]]
     return None
+
+
+def _moved_stands(reading: CardReading, enrolled: bool) -> bool:
+    """Whether a reading of a quad the finders did not give (moved, cut) may stand for a
+    card: a card read for sure (`_reads_sure`), or for an `enrolled` deck a game card read
+    at `MOVED_GAME`."""
+    if _reads_sure(reading):
+        return True
+    return enrolled and reading.rank is not None and reading.confidence >= MOVED_GAME
 
 
 def _side_search(
@@ -446,7 +459,7 @@ def _side_search(
             r
             for r in tries
             if r.face == "up"
-            and (_reads_sure(r) or (enrolled and r.rank is not None and r.confidence >= MOVED_GAME))
+            and _moved_stands(r, enrolled)
             and _preference(r) > max(map(_preference, before))
             and (r.rank is None or len(named) == 1)
         ]
