@@ -496,12 +496,16 @@ def _outlined_parts(
     if found.maps is None:
         return kept
     rectangles = part_rectangles(found.maps, _uncovered(found.maps, kept), PART_AREA)
-    out = list(kept)
-    for rectangle in rectangles:
-        tries = [rectangle, *card_shaped(rectangle)]
+    if not rectangles:
+        return kept
+    groups = [[rectangle, *card_shaped(rectangle)] for rectangle in rectangles]
+    read = reader.read_batch(image, [quad for group in groups for quad in group])
+    out, start = list(kept), 0
+    for group in groups:
+        tries, start = read[start : start + len(group)], start + len(group)
         standing = [
             reading
-            for reading in reader.read_batch(image, tries)
+            for reading in tries
             if reading.face == "up"
             and _reads_sure(reading)
             and not any(_overlaps(reading.corners, r.corners) for r in kept)
