@@ -232,20 +232,20 @@ MOVED_GAME = 0.75
 # (playing), the real train split's stray readings 9 -> 7, nothing read right lost, the
 # empty tables and the fans unchanged; at 0.3, the same.
 INSIDE_SURE = 0.5
-# Three searches for cards the finders outline badly or not at all (2026-11-30, this
-# stop). Measured together on the tuning sets (the default pipeline; playing 200 scenes
-# each from seeds 960,100 / 960,300 / 960,500, animals 200 each from 950,100 / 950,300,
-# 150 empty tables from 6,100,000, the real train split, 18 rendered fans): playing
-# 2,892 -> 2,894, 2,887 -> 2,888, 2,883 -> 2,885 cards right, animals 2,886 -> 2,890 and
-# 2,878 -> 2,881; wrong game ranks, game cards on no card, phantoms and the empty tables
-# unchanged; the real train split 175 -> 176 (Aces 90/92, 9 stray readings, both); fans
-# 16/18 both. Time, 100 tuning tables per deck read alternately in one process: median
-# 43.1 -> 42.8 ms (playing), 26.1 -> 26.3 (animals); mean 80.3 -> 82.1 and 48.0 -> 49.7
-# (all of it in frames in doubt).
+# Three searches for cards the finders outline badly or not at all (2026-11-30, the
+# eighteenth stop), measured together on the tuning sets (the default pipeline; playing
+# 200 scenes each from seeds 960,100 / 960,300 / 960,500, animals 200 each from 950,100 /
+# 950,300, 150 empty tables from 6,100,000, the real train split, 18 rendered fans):
+# playing 2,892 -> 2,894, 2,887 -> 2,888, 2,883 -> 2,885 cards right, animals 2,886 ->
+# 2,890 and 2,878 -> 2,881; wrong game ranks, game cards on no card, phantoms and the
+# empty tables unchanged; the real train split 175 -> 176 (Aces 90/92, 9 stray readings,
+# both); fans 16/18 both. Time, 100 tuning tables per deck read alternately in one
+# process: median 43.1 -> 42.8 ms (playing), 26.1 -> 26.3 (animals); mean 80.3 -> 82.1 and
+# 48.0 -> 49.7 (all of it in frames in doubt).
 # - A learned quad nearer square than FRAGMENT_ASPECT is searched grown to a card's shape
 #   too (`_moved_quads`): a lynx 161 px long half under a wolf (seed 950,205), outlined
-#   over the part that shows, reads "other" without it. Alone:
-#   animals +1, +1, playing +0, +0, +1.
+#   over the part that shows, reads "other" without it. Alone: animals +1, +1, playing
+#   +0, +0, +1.
 FRAGMENT_ASPECT = 1.3
 # - A game card found by the second look only stands from ZOOM_GAME (any other reading
 #   from SURE_ENOUGH). Alone: animals +1, +2, playing +1, +0, +0. At 0.5, two game cards
@@ -348,11 +348,11 @@ def _split_pairs(
     """`kept`, where a learned quad with a rough reading (`rough`, by learned index, after
     the side search) reads no card for sure, placed or rough, and does not lie mostly on a
     card read so (`INSIDE_SURE`), with its two halves (`geometry.halves`) instead where
-    both read a card at `SURE_ENOUGH` or an enrolled deck's game card at `MOVED_GAME` (the
-    placed quad's halves first, then the rough rectangle's; `_sure_halves`) and neither
-    is a card already read for sure. The unsure readings of that
-    quad, and of any quad on the same pair (`SAME_CARD`: the edge finder's outline of it),
-    give way to the two cards."""
+    both read a card at `SURE_ENOUGH` or an enrolled deck's game card at `MOVED_GAME`, or
+    else its fanned ends both a face so (the placed quad first, then the rough rectangle;
+    `_sure_halves`), and neither is a card already read for sure. The unsure readings of
+    that quad, and of any quad on the same pair (`SAME_CARD`: the edge finder's outline of
+    it), give way to the two cards."""
     sure = [r.corners for r in kept if _reads_sure(r)]
     out = list(kept)
     for index in _unsure_learned(found, readings, rough, sure):
