@@ -389,7 +389,7 @@ def _unsure_learned(
         index
         for index in rough
         if not (_reads_sure(readings[edge_count + index]) or _reads_sure(rough[index]))
-        and not any(quad_cover(found.learned[index], quad) >= INSIDE_SURE for quad in sure)
+        and not _mostly_on(found.learned[index], sure)
     ]
 
 
@@ -438,9 +438,10 @@ def _side_search(
     that nor its placed reading (in `readings`, after the edge quads') reads a card at
     `SURE_ENOUGH`, and that does not lie mostly on a card read so (`INSIDE_SURE`): the best
     reading of its placed quad or its rough rectangle with one side moved (`SIDE_SHIFTS`),
-    where one stands. It stands where it reads a face at `SURE_ENOUGH` (an enrolled deck's
-    game card at `MOVED_GAME`), better than both; a game card only where no other reading
-    of that card names another game card at `SURE`."""
+    or grown to a card's shape where it is a fragment (`_moved_quads`), where one stands.
+    It stands where it reads a face at `SURE_ENOUGH` (an enrolled deck's game card at
+    `MOVED_GAME`), better than both; a game card only where no other reading of that card
+    names another game card at `SURE`."""
     edge_count = len(found.edges)
     enrolled = reader.deck.kind != PLAYING_CARDS
     sure = [r.corners for r in (*readings, *rough.values()) if _reads_sure(r)]
@@ -520,11 +521,12 @@ def _without_parts(readings: list[CardReading]) -> list[CardReading]:
     (`INSIDE_SURE`) on a card read for sure: a quad on part of that card (a strip of a
     back, a corner of a face), not another card."""
     sure = [r.corners for r in readings if _reads_sure(r)]
-    return [
-        r
-        for r in readings
-        if r.confidence >= SURE or not any(quad_cover(r.corners, q) >= INSIDE_SURE for q in sure)
-    ]
+    return [r for r in readings if r.confidence >= SURE or not _mostly_on(r.corners, sure)]
+
+
+def _mostly_on(quad: np.ndarray, cards: Sequence[np.ndarray]) -> bool:
+    """Whether `INSIDE_SURE` of `quad`'s area or more lies on one of `cards`."""
+    return any(quad_cover(quad, card) >= INSIDE_SURE for card in cards)
 
 
 def _overlaps(quad: np.ndarray, card: np.ndarray) -> bool:

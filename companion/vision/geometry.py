@@ -190,9 +190,8 @@ def fanned_ends(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     the ends are the `halves`). None where such ends would leave a gap between them. (A
     quad on one card has such ends too, each about half of it: the reading decides.)"""
     q = order_clockwise(quad)  # q[1] -> q[2] and q[3] -> q[0] are the long sides
-    short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
-    long = (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
-    t = short / CARD_ASPECT / long
+    sides = quad_sides(q)
+    t = (sides[0] + sides[2]) / CARD_ASPECT / (sides[1] + sides[3])
     if t < 0.5:
         return None
     return (

@@ -131,6 +131,11 @@ class CardMaps:
         points = np.round(((quad + 0.5) * scale - 0.5) * 4).astype(np.int32)
         cv2.fillConvexPoly(mask, points, value, shift=2)
 
+    def to_frame(self, points: np.ndarray) -> np.ndarray:
+        """Points of the maps (pixel centres) in the frame's pixels, float32 (cv2.resize's
+        convention, as `fill` takes them the other way)."""
+        return ((points + 0.5) / np.array([self.sx, self.sy], np.float32) - 0.5).astype(np.float32)
+
 
 def net_size(width: int, height: int, long_side: int | None = None) -> tuple[int, int, int, int]:
     """(width, height) of the scaled frame and (width, height) once padded for the net:
@@ -191,8 +196,7 @@ def rough_quads(maps: CardMaps) -> np.ndarray:
     quads = _blob_quads(maps.card, maps.core)
     if not len(quads):
         return quads
-    # Pixel centres of the scaled frame back to the frame's (cv2.resize's convention).
-    return ((quads + 0.5) / np.array([maps.sx, maps.sy], np.float32) - 0.5).astype(np.float32)
+    return maps.to_frame(quads)
 
 
 def part_rectangles(maps: CardMaps, mask: np.ndarray, min_area: int) -> list[np.ndarray]:
@@ -209,7 +213,7 @@ def part_rectangles(maps: CardMaps, mask: np.ndarray, min_area: int) -> list[np.
         points = np.column_stack([xs + x, ys + y]).astype(np.float32)
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
         corners = cv2.boxPoints(((cx, cy), (rw + 2, rh + 2), angle))
-        rectangles.append(order_clockwise((corners + 0.5) / np.float32([maps.sx, maps.sy]) - 0.5))
+        rectangles.append(order_clockwise(maps.to_frame(corners)))
     return rectangles
 
 

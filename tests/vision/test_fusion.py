@@ -566,7 +566,9 @@ def test_an_unsure_reading_mostly_on_a_card_read_for_sure_is_dropped() -> None:
         (450_274, 2, (711, 492), {"ZOOM_GAME": SURE_ENOUGH}),  # a wolf 75 px long
     ],
 )
-def test_animal_cards_found_by_this_stops_searches(monkeypatch, seed, rank, centre, without):
+def test_animal_cards_found_only_by_the_searches_for_badly_outlined_cards(
+    monkeypatch, seed, rank, centre, without
+):
     """Animal tuning scenes (seeds 950,187, 950,205 and 950,274) where a card is read
     only by the outline of the net's uncovered card pixels, by a fragment grown to a
     card's shape, or by the second look's game card read below SURE_ENOUGH."""
