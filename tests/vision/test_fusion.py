@@ -558,6 +558,40 @@ def test_an_unsure_reading_mostly_on_a_card_read_for_sure_is_dropped() -> None:
     assert same(_without_parts(readings), [card, beside, overlapping, unsure_card, on_unsure])
 
 
+def test_a_game_card_read_unsurely_on_a_piece_of_a_larger_card_read_for_sure_is_dropped():
+    """One pip of a 10 of clubs outlined alone reads as the Ace of clubs (an Ace's whole
+    face is one pip): below SURE_ENOUGH, mostly on a card read for sure at least
+    1 / PART_SIZE its size, it is a piece of that card. A card's index read on a card over
+    it is reported whole, at a card's size, and stays; so does a sure reading."""
+    ten = reading(card_at(100, 100), OTHER, 0.98)
+    pip = reading(card_at(110, 130, 30, 30), "A of hearts", 0.55, rank=1)
+    under = reading(card_at(105, 110), "A of hearts", 0.69, rank=1)  # its index in sight
+    sure_pip = reading(card_at(110, 130, 30, 30), "A of hearts", SURE_ENOUGH, rank=1)
+    readings = [ten, pip, under, sure_pip]
+    assert same(_without_parts(readings), [ten, under, sure_pip])
+
+
+def test_a_pip_in_a_close_up_heap_is_not_read_as_an_ace() -> None:
+    """A close-up heap (rendered pile, seed 3,100,074): the learned finder outlined the
+    lower half of a 10 of clubs, under a King, and read it as the Ace of clubs at 0.52."""
+    rng = np.random.default_rng(3_100_074)
+    spec = random_scene(
+        rng,
+        int(rng.integers(2, 6)),
+        "playing-cards",
+        size=(378, 504),
+        face_up_rate=0.9,
+        layout="pile",
+        length_range=(200.0, 420.0),
+        hand_rate=0.0,
+        distractors=0,
+    )
+    image, truths = render_scene(spec)
+    assert all(t.rank is None for t in truths)
+    readings = CardPipeline(load_deck("playing-cards")).read(image)
+    assert readings and all(r.rank is None for r in readings)
+
+
 @pytest.mark.parametrize(
     ("seed", "rank", "centre", "without"),
     [
