@@ -58,6 +58,14 @@ class IndexHit:
     centre: np.ndarray
     score: float
 
+    def sized(self, width: float, length: float) -> IndexHit:
+        """The same index implying a card `width` x `length` frame pixels, turned as this
+        one's: the index's middle stays where the net marked it."""
+        right, down = self.quad[1] - self.quad[0], self.quad[3] - self.quad[0]
+        right = right / max(float(np.linalg.norm(right)), 1e-6) * width
+        down = down / max(float(np.linalg.norm(down)), 1e-6) * length
+        return IndexHit(_card_quad(self.centre, right, down), self.centre, self.score)
+
 
 def find_indices(
     small: np.ndarray, sx: float, sy: float, region: tuple[int, int, int, int] | None = None
@@ -102,11 +110,20 @@ def _look(
     big = np.minimum(np.linalg.norm(right, axis=1), np.linalg.norm(down, axis=1)) >= MIN_SIDE
     # a card seen from above is never mirrored: "down" lies clockwise of "right"
     big &= right[:, 0] * down[:, 1] - right[:, 1] * down[:, 0] > 0
-    corner = centres - PATCH_WIDTH / 2 * right - PATCH_HEIGHT / 2 * down
-    quads = np.stack([corner, corner + right, corner + right + down, corner + down], axis=1)
     return [
         IndexHit(
-            quads[i].astype(np.float32), centres[i].astype(np.float32), float(heat[v[i], u[i]])
+            _card_quad(centres[i], right[i], down[i]),
+            centres[i].astype(np.float32),
+            float(heat[v[i], u[i]]),
         )
         for i in np.nonzero(big)[0]
     ]
+
+
+def _card_quad(centre: np.ndarray, right: np.ndarray, down: np.ndarray) -> np.ndarray:
+    """The (4, 2) float32 quad of the card whose index's middle is at `centre`, its short
+    side `right` and its long side `down`, clockwise from the index corner."""
+    corner = centre - PATCH_WIDTH / 2 * right - PATCH_HEIGHT / 2 * down
+    return np.stack([corner, corner + right, corner + right + down, corner + down]).astype(
+        np.float32
+    )

@@ -59,7 +59,9 @@ The index search runs only where the net sees card that no card read for sure ex
 no card read for sure (`SURE_ENOUGH`) holds that index (`_index_cards`); a reading that
 holds it but reads an unsure face (a quad spanning two cards), or a game rank less surely
 than the index reads another, gives way to it, as does the same rank read less surely on
-the same card (`_gives_way`). On the real photos' train split this reads 171 of 195
+the same card (`_gives_way`). An index whose implied card reads nothing is read again at the
+size of the nearest face read for sure (`_sized_like_a_card`): one deck's cards lie at one
+size. On the real photos' train split this reads 171 of 195
 labelled cards right instead of 137 (Aces 89 of 92 instead of 69), with no 9..King read
 as a game card and no game card read as another.
 
@@ -95,6 +97,7 @@ from .geometry import (
     quad_aspect,
     quad_cover,
     quad_iou,
+    quad_sides,
     side_moved,
 )
 from .read import NOT_A_CARD, CardReader
@@ -138,6 +141,17 @@ LEARNED_ALONE_FLOOR = 0.35
 # unchanged; the median frame about the same, frames 2-4 ms slower on average. 0.0002:
 # 2 playing cards more for 8 ms more per frame on average.
 UNEXPLAINED = 0.0004
+# A corner index whose card reads nothing is read again implying a card at the size of the
+# nearest face read for sure, where that differs from the size it implied by this fraction
+# or more (`_sized_like_a_card`). Measured (2026-11-30, nineteenth stop): the real train
+# split 176 -> 177 of 195 (the Ace of clubs fanned under a King, IMG_2635, whose index
+# implied a card a tenth too small: read at 1.0; Aces 91 of 92), stray readings 6; playing
+# tuning scenes 2,896 -> 2,897 (960,100+), the others unchanged; 120 close-up heaps
+# unchanged. Sized after the nearest face rather than all of them (their median): the
+# faces of a heap are often quads of the part of a card that shows, and a card seen
+# under a tilted camera is smaller at the far edge (with their median, and every hit
+# resized, not only those that read nothing: 1 card fewer on two playing sets).
+RESIZED = 0.05
 # The index finder looks at the unexplained card pixels' box widened by this many pixels
 # of its input on every side (what the net needs to see around an index).
 INDEX_CONTEXT = 64
@@ -748,6 +762,11 @@ def _index_cards(
     if not open_hits:
         return kept
     read = reader.read_index(image, [hit.quad for hit in open_hits])
+    unread = [hit for hit, r in zip(open_hits, read, strict=True) if r.label == NOT_A_CARD]
+    resized = _sized_like_a_card(unread, kept)
+    if resized:
+        open_hits += resized
+        read += reader.read_index(image, [hit.quad for hit in resized])
     cards = [
         (r, hit.centre) for r, hit in zip(read, open_hits, strict=True) if r.label != NOT_A_CARD
     ]
@@ -762,6 +781,26 @@ def _index_cards(
         out = [r for r in out if id(r) not in giving_way]
         added.append(reading)
     return out + added
+
+
+def _sized_like_a_card(hits: Sequence[IndexHit], kept: list[CardReading]) -> list[IndexHit]:
+    """Each of `hits` implying a card at the size of the nearest face read for sure
+    (`SURE_ENOUGH`), where that differs from its own by `RESIZED` or more in width or
+    length: one deck's cards lie at one size, and the index finder's sizes are off by up
+    to a tenth. None where no face is read for sure."""
+    faces = [r.corners for r in kept if r.face == "up" and r.confidence >= SURE_ENOUGH]
+    if not faces:
+        return []
+    centres = np.array([quad.mean(axis=0) for quad in faces])
+    out = []
+    for hit in hits:
+        nearest = faces[int(np.argmin(np.linalg.norm(centres - hit.centre, axis=1)))]
+        sides = quad_sides(nearest)
+        width, length = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+        own = quad_sides(hit.quad)
+        if max(abs(own[0] / width - 1), abs(own[1] / length - 1)) >= RESIZED:
+            out.append(hit.sized(width, length))
+    return out
 
 
 def _gives_way(holder: CardReading, index_card: CardReading, centre: np.ndarray) -> bool:

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from companion.vision.corner_index import find_indices
+from companion.vision.corner_index import PATCH_HEIGHT, PATCH_WIDTH, IndexHit, find_indices
 from companion.vision.decks import load_deck
 from companion.vision.geometry import quad_iou
 from companion.vision.pipeline import CardPipeline
@@ -63,6 +63,27 @@ def test_the_index_finder_marks_visible_indices_and_implies_their_cards() -> Non
         < 25
     ]
     assert near and max(quad_iou(h.quad, ace) for h in near) > 0.6
+
+
+def test_a_hit_sized_to_another_card_keeps_its_index_and_its_turn() -> None:
+    hit = IndexHit(
+        np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32),
+        np.array([6.0, 10.5], np.float32),
+        0.9,
+    )
+    turned = IndexHit(hit.quad @ np.array([[0, 1], [-1, 0]], np.float32), hit.centre, 0.9)
+    for original in (hit, turned):
+        sized = original.sized(60.0, 84.0)
+        sides = np.linalg.norm(sized.quad[[1, 3]] - sized.quad[0], axis=1)
+        assert np.allclose(sides, (60.0, 84.0), atol=1e-3)
+        assert np.array_equal(sized.centre, original.centre)
+        # the same directions: the patch's middle is still the index's middle
+        for k in (1, 3):
+            a, b = original.quad[k] - original.quad[0], sized.quad[k] - sized.quad[0]
+            assert abs(float(a @ b) / np.linalg.norm(a) / np.linalg.norm(b) - 1) < 1e-6
+        middle = sized.quad[0] + (sized.quad[1] - sized.quad[0]) * PATCH_WIDTH / 2
+        middle = middle + (sized.quad[3] - sized.quad[0]) * PATCH_HEIGHT / 2
+        assert np.allclose(middle, original.centre, atol=1e-3)
 
 
 def test_the_second_look_finds_the_index_again_in_frame_pixels(monkeypatch) -> None:
