@@ -60,10 +60,10 @@ no card read for sure (`SURE_ENOUGH`) holds that index (`_index_cards`); a readi
 holds it but reads an unsure face (a quad spanning two cards), or a game rank less surely
 than the index reads another, gives way to it, as does the same rank read less surely on
 the same card (`_gives_way`). An index whose implied card reads nothing is read again at the
-size of the nearest face read for sure (`_sized_like_a_card`): one deck's cards lie at one
-size. On the real photos' train split this reads 171 of 195
-labelled cards right instead of 137 (Aces 89 of 92 instead of 69), with no 9..King read
-as a game card and no game card read as another.
+size of the nearest face read for sure, and of one index read from several hits the card
+sized so comes first (`_face_sizes`): one deck's cards lie at one size. On the real
+photos' train split this reads 171 of 195 labelled cards right instead of 137 (Aces 89 of
+92 instead of 69), with no 9..King read as a game card and no game card read as another.
 
 Last, in a frame in doubt, the card pixels of the net that no reading covers are read as
 rectangles (`_outlined_parts`): a card the net sees but finds no core in (small, blurred,
@@ -143,7 +143,7 @@ LEARNED_ALONE_FLOOR = 0.35
 UNEXPLAINED = 0.0004
 # A corner index whose card reads nothing is read again implying a card at the size of the
 # nearest face read for sure, where that differs from the size it implied by this fraction
-# or more (`_sized_like_a_card`). Measured (2026-11-30, nineteenth stop): the real train
+# or more (`_index_cards`, `_face_sizes`). Measured (2026-11-30, nineteenth stop): the real train
 # split 176 -> 177 of 195 (the Ace of clubs fanned under a King, IMG_2635, whose index
 # implied a card a tenth too small: read at 1.0; Aces 91 of 92), stray readings 6; playing
 # tuning scenes 2,896 -> 2,897 (960,100+), the others unchanged; 120 close-up heaps
@@ -152,6 +152,7 @@ UNEXPLAINED = 0.0004
 # under a tilted camera is smaller at the far edge (with their median, and every hit
 # resized, not only those that read nothing: 1 card fewer on two playing sets).
 RESIZED = 0.05
+MISFIT_STEP = 0.1
 # The index finder looks at the unexplained card pixels' box widened by this many pixels
 # of its input on every side (what the net needs to see around an index).
 INDEX_CONTEXT = 64
@@ -762,45 +763,68 @@ def _index_cards(
     if not open_hits:
         return kept
     read = reader.read_index(image, [hit.quad for hit in open_hits])
+    sizes = _face_sizes(kept)
     unread = [hit for hit, r in zip(open_hits, read, strict=True) if r.label == NOT_A_CARD]
-    resized = _sized_like_a_card(unread, kept)
+    resized = [
+        hit.sized(*size)
+        for hit in unread
+        if (size := _nearest_size(hit.centre, sizes)) is not None
+        and _misfit(hit.quad, size) >= RESIZED
+    ]
     if resized:
         open_hits += resized
         read += reader.read_index(image, [hit.quad for hit in resized])
     cards = [
         (r, hit.centre) for r, hit in zip(read, open_hits, strict=True) if r.label != NOT_A_CARD
     ]
+
+    def order(card: tuple[CardReading, np.ndarray]) -> tuple[int, float]:
+        # one index read from several hits: the card sized most like its neighbour first,
+        # sizes within MISFIT_STEP alike (a face's own quad can be that far off)
+        size = _nearest_size(card[1], sizes)
+        misfit = 0.0 if size is None else _misfit(card[0].corners, size)
+        return round(misfit / MISFIT_STEP), -card[0].confidence
+
     out, added = list(kept), []
-    for reading, centre in sorted(cards, key=lambda card: card[0].confidence, reverse=True):
+    for reading, centre in sorted(cards, key=order):
         if any(
             r.label == reading.label and quad_iou(r.corners, reading.corners) >= SAME_CARD
             for r in out + added
         ):
-            continue  # this card's other corner
+            continue  # this card's other corner, or the same index read from another hit
         giving_way = {id(r) for r in out if _gives_way(r, reading, centre)}
         out = [r for r in out if id(r) not in giving_way]
         added.append(reading)
     return out + added
 
 
-def _sized_like_a_card(hits: Sequence[IndexHit], kept: list[CardReading]) -> list[IndexHit]:
-    """Each of `hits` implying a card at the size of the nearest face read for sure
-    (`SURE_ENOUGH`), where that differs from its own by `RESIZED` or more in width or
-    length: one deck's cards lie at one size, and the index finder's sizes are off by up
-    to a tenth. None where no face is read for sure."""
-    faces = [r.corners for r in kept if r.face == "up" and r.confidence >= SURE_ENOUGH]
-    if not faces:
-        return []
-    centres = np.array([quad.mean(axis=0) for quad in faces])
-    out = []
-    for hit in hits:
-        nearest = faces[int(np.argmin(np.linalg.norm(centres - hit.centre, axis=1)))]
-        sides = quad_sides(nearest)
-        width, length = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
-        own = quad_sides(hit.quad)
-        if max(abs(own[0] / width - 1), abs(own[1] / length - 1)) >= RESIZED:
-            out.append(hit.sized(width, length))
-    return out
+def _face_sizes(readings: list[CardReading]) -> list[tuple[np.ndarray, float, float]]:
+    """(centre, width, length) of each face read for sure (`SURE_ENOUGH`): one deck's cards
+    lie at one size, which the index finder's implied cards miss by up to a tenth."""
+    sizes = []
+    for reading in readings:
+        if reading.face == "up" and reading.confidence >= SURE_ENOUGH:
+            sides = quad_sides(reading.corners)
+            width, length = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+            sizes.append((reading.corners.mean(axis=0), width, length))
+    return sizes
+
+
+def _nearest_size(
+    point: np.ndarray, sizes: list[tuple[np.ndarray, float, float]]
+) -> tuple[float, float] | None:
+    """(width, length) of the face read for sure nearest to `point`; None without one."""
+    if not sizes:
+        return None
+    _, width, length = min(sizes, key=lambda s: float(np.linalg.norm(s[0] - point)))
+    return width, length
+
+
+def _misfit(quad: np.ndarray, size: tuple[float, float]) -> float:
+    """How far an index's card `quad` (clockwise from the index corner: short side first)
+    is from `size` (width, length): the larger relative difference of the two."""
+    sides = quad_sides(quad)
+    return float(max(abs(sides[0] / size[0] - 1), abs(sides[1] / size[1] - 1)))
 
 
 def _gives_way(holder: CardReading, index_card: CardReading, centre: np.ndarray) -> bool:

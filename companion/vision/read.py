@@ -7,7 +7,9 @@ or upside down) and reads all of them with one batched call per model:
   one and the bottom-right one turned by 180°, so the card's own orientation does not
   matter) as Ace..King, a back, or not a card, plus the suit; a second one reads the whole
   face warped to 40x56, whose pips still count where a small or blurred index no longer
-  reads; the three views are combined (`_combine_views`).
+  reads; the three views are combined (`_combine_views`). A card seen by one corner index
+  alone (`read_index`) is read by a third, the corner reader fine-tuned on the patches the
+  index finder's hits cut (`index_reader.onnx`).
 - an enrolled deck: a small ONNX CNN embeds each whole card; the embeddings of the deck's
   enrolled pictures (both ways up) are computed once; the nearest enrolled card wins only
   when it is near enough and clearly nearer than any other card of the deck, and a quad
@@ -45,6 +47,9 @@ from .types import SUITS, CardReading
 PLAYING_MODEL = SHIPPED_DIR / "playing_cards.onnx"
 WHOLE_MODEL = SHIPPED_DIR / "playing_whole.onnx"
 EMBED_MODEL = SHIPPED_DIR / "card_embed.onnx"
+# The corner reader fine-tuned on the patches the index finder's hits cut (models/README.md):
+# it reads a card seen by one index alone (`read_index`); the corner reader reads the rest.
+INDEX_MODEL = SHIPPED_DIR / "index_reader.onnx"
 RANK_TEXT: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 BACK_CLASS = 13
 NONE_CLASS = 14
@@ -185,6 +190,7 @@ class CardReader:
         if deck.kind == PLAYING_CARDS:
             self._session = model_session(PLAYING_MODEL)
             self._whole = model_session(WHOLE_MODEL)
+            self._index = model_session(INDEX_MODEL)
         else:
             self._session = model_session(EMBED_MODEL)
             self._templates, self._template_keys = self._template_matrix(deck)
@@ -294,7 +300,7 @@ class CardReader:
         patches."""
         scaled = [q[0] + (q - q[0]) * scale for scale in scales for q in quads]
         views = top_left_views_of(image, scaled)
-        rank_p, suit_p = self._session.run(None, {"corners": to_model_input(views)})
+        rank_p, suit_p = self._index.run(None, {"corners": to_model_input(views)})
         shape = (len(scales), len(quads))
         return rank_p.reshape(*shape, -1), suit_p.reshape(*shape, -1), views
 

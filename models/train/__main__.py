@@ -15,6 +15,7 @@ def main() -> None:
         choices=(
             "cards",
             "cards-tune",
+            "cards-index",
             "whole",
             "embed",
             "finder",
@@ -36,7 +37,8 @@ def main() -> None:
         "--init",
         type=Path,
         help="finder-tune, finder-crowd: the exported finder to start from (default: the "
-        "shipped third stage, and the fourth stage that finder-tune writes)",
+        "shipped third stage, and the fourth stage that finder-tune writes); cards-index: "
+        "the corner reader to start from (default: the shipped one)",
     )
     args = parser.parse_args()
     if args.model == "evaluate":
@@ -89,6 +91,10 @@ def main() -> None:
     from . import cards
 
     out = args.out or MODELS_DATA / "playing_cards.onnx"
+    if args.model == "cards-index":  # the index reader, from the corner reader
+        out = args.out or MODELS_DATA / "index_reader.onnx"
+        cards.index_tune(out, init=args.init or MODELS_DATA / "playing_cards.onnx")
+        return
     if args.model == "cards-tune":
         cards.tune(out, init=MODELS_DATA / "playing_cards.onnx", epochs=args.epochs or 6)
         return

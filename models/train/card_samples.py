@@ -30,6 +30,10 @@ NONE_CLASS = 14
 NO_SUIT = -1  # suit target ignored for backs and non-cards
 NO_OVERLAP = 0.05  # a finder's quad overlapping no card more than this is not a card
 NO_CARD = "no card"  # what such a quad lies on (`_under`)
+# An index finder's hit is that index's from INDEX_NEAR of a card's length from its middle,
+# no index's from INDEX_FAR (`_hit_label`).
+INDEX_NEAR = 0.12
+INDEX_FAR = 0.3
 # How a sample is cut from its picture along a quad: `features.rectify_cards` (the corner
 # reader's READ_SIZE card) or `features.whole_views_of` (the whole-card reader's view).
 Cut = Callable[[np.ndarray, Sequence[np.ndarray]], np.ndarray]
@@ -358,3 +362,104 @@ def _under(quad: np.ndarray, truths: list[CardTruth], min_iou: float) -> CardTru
     truth = truths[best]
     errors = [np.abs(np.roll(quad, k, 0) - truth.corners).max() for k in range(4)]
     return None if int(np.argmin(errors)) % 2 else truth
+
+
+def index_hit_views(
+    n_scenes: int, seed: int, scales: Sequence[float] = (1.0, 0.9, 1.1)
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Corner patches cut where the index finder (`corner_index.find_indices`) marks an
+    index, as `read.CardReader.read_index` cuts them (the hit's top-left patch, its quad
+    scaled by each of `scales` about the index corner).
+
+    Why: a card fanned under others is read from its index alone, and the corner reader
+    learned its patches from true or finder quads, where the index sits where it should;
+    a hit's implied card is off by up to a tenth in size and a few degrees in turn, so its
+    patch shows the index shifted and scaled, with a neighbour's edge or print beside it,
+    and clear indices read below the index floors. A hit whose centre lies near the middle
+    of a face-up card's index that no later card covers, and whose quad lies on that card
+    turned as it is, is labelled with the card; a hit near no index at all (a pip, print
+    of the art, the table) is "none"; the rest (near a covered index, or turned another
+    way) are left out. Half the scenes are close-up heaps (`layout="pile"`, a 1280x720
+    frame or a 504x378 photo), the rest tables as in a game; one in five of the tables
+    shows the animal deck, whose cards carry no index.
+    """
+    from companion.vision.corner_index import PATCH_HEIGHT, PATCH_WIDTH, find_indices
+    from companion.vision.features import top_left_views_of
+    from companion.vision.segment import net_input
+    from companion.vision.synth import random_scene, render_scene
+
+    rng = np.random.default_rng(seed)
+    views, ranks, suits = [], [], []
+    middle = np.array([PATCH_WIDTH / 2, PATCH_HEIGHT / 2])
+    for _ in range(n_scenes):
+        if rng.random() < 0.5:
+            size = ((1280, 720), (504, 378), (378, 504))[int(rng.integers(3))]
+            low = 150.0 if size[0] == 1280 else 200.0
+            spec = random_scene(
+                rng, int(rng.integers(2, 7)), "playing-cards", size=size, face_up_rate=0.9,
+                layout="pile", length_range=(low, 420.0), hand_rate=0.05,
+            )  # fmt: skip
+        else:
+            deck = "animals" if rng.random() < 0.2 else "playing-cards"
+            spec = random_scene(rng, int(rng.integers(6, 16)), deck, face_up_rate=0.75)
+        image, truths = render_scene(spec)
+        hits = find_indices(*net_input(image))
+        if not hits:
+            continue
+        indices = _visible_indices(truths, middle)
+        for hit in hits:
+            label = _hit_label(hit, indices)
+            if label is None:
+                continue
+            quads = [hit.quad[0] + (hit.quad - hit.quad[0]) * s for s in scales]
+            views.extend(top_left_views_of(image, quads))
+            ranks.extend([label[0]] * len(scales))
+            suits.extend([label[1]] * len(scales))
+    if not views:
+        return (
+            top_left_views_of(np.zeros((8, 8, 3), np.uint8), []),
+            np.zeros(0, np.int64),
+            (np.zeros(0, np.int64)),
+        )
+    return np.stack(views), np.array(ranks, np.int64), np.array(suits, np.int64)
+
+
+def _visible_indices(
+    truths: Sequence[CardTruth], middle: np.ndarray
+) -> list[tuple[np.ndarray, np.ndarray, float, tuple[int, int] | None]]:
+    """Each face-up playing card's two index middles, as (middle, the card's quad from
+    that index's corner, card length, its classes, or None where a later card covers it)."""
+    out = []
+    for k, truth in enumerate(truths):
+        if truth.face != "up" or truth.spec.deck != "playing-cards":
+            continue
+        corners = np.asarray(truth.corners, np.float32)
+        length = float(np.linalg.norm(corners[3] - corners[0]))
+        for turn in (0, 2):
+            quad = np.roll(corners, -turn, axis=0)
+            point = quad[0] + middle[0] * (quad[1] - quad[0]) + middle[1] * (quad[3] - quad[0])
+            covered = any(
+                cv2.pointPolygonTest(t.corners.reshape(-1, 1, 2).astype(np.float32),
+                                     (float(point[0]), float(point[1])), False) >= 0
+                for t in truths[k + 1 :]
+            )  # fmt: skip
+            out.append((point, quad, length, None if covered else _truth_classes(truth)))
+    return out
+
+
+def _hit_label(hit, indices) -> tuple[int, int] | None:  # hit: corner_index.IndexHit
+    """The classes a hit's patch shows (`index_hit_views`), or None to leave it out: a hit
+    a little off an index (`INDEX_NEAR` to `INDEX_FAR` of a card's length) shows part of
+    it, neither that card for sure nor none."""
+    distances = [np.linalg.norm(hit.centre - point) / length for point, _, length, _ in indices]
+    if all(d >= INDEX_FAR for d in distances):
+        return NONE_CLASS, NO_SUIT
+    for (_, quad, length, classes), distance in zip(indices, distances, strict=True):
+        if distance >= INDEX_NEAR:
+            continue
+        if classes is None:
+            return None  # a covered index: what shows there is the card over it
+        if np.linalg.norm(hit.quad[0] - quad[0]) > 0.15 * length or quad_iou(hit.quad, quad) < 0.5:
+            return None  # turned another way: the patch does not frame this index
+        return classes
+    return None

@@ -8,13 +8,14 @@ import pytest
 from companion.vision import corner_index, segment
 from companion.vision.features import CORNER_SIZE, EMBED_SIZE, WHOLE_SIZE
 from companion.vision.onnx_models import model_session
-from companion.vision.read import EMBED_MODEL, PLAYING_MODEL, WHOLE_MODEL
+from companion.vision.read import EMBED_MODEL, INDEX_MODEL, PLAYING_MODEL, WHOLE_MODEL
 
 MAX_BYTES = 2 * 1024 * 1024
 
 
 SHIPPED = [
     PLAYING_MODEL,
+    INDEX_MODEL,
     WHOLE_MODEL,
     EMBED_MODEL,
     segment.MODEL,
@@ -35,8 +36,12 @@ def test_model_is_one_small_file_with_a_supported_opset(path) -> None:
 
 @pytest.mark.parametrize(
     ("path", "size", "name"),
-    [(PLAYING_MODEL, CORNER_SIZE, "corners"), (WHOLE_MODEL, WHOLE_SIZE, "cards")],
-    ids=("corners", "whole face"),
+    [
+        (PLAYING_MODEL, CORNER_SIZE, "corners"),
+        (INDEX_MODEL, CORNER_SIZE, "corners"),
+        (WHOLE_MODEL, WHOLE_SIZE, "cards"),
+    ],
+    ids=("corners", "index", "whole face"),
 )
 def test_playing_models_take_any_batch_and_give_probabilities(path, size, name) -> None:
     session = model_session(path)
