@@ -2,13 +2,16 @@
 
 import numpy as np
 
-from companion.vision.features import READ_SIZE
+from companion.vision.corner_index import IndexHit
+from companion.vision.features import CORNER_SIZE, READ_SIZE
 from models.train.card_samples import (
     BACK_CLASS,
     NO_SUIT,
     NONE_CLASS,
+    _hit_label,
     found_animal_views,
     found_cards,
+    index_hit_views,
     square_thing,
 )
 
@@ -38,3 +41,32 @@ def test_found_animal_views_are_keyed_by_edition_and_card() -> None:
 def test_square_things_fill_a_card_picture() -> None:
     thing = square_thing(np.random.default_rng(0))
     assert thing.shape == (350, 250, 3) and thing.std() > 20  # a code or lines on paper
+
+
+def test_index_hit_views_come_in_threes_labelled_with_the_card_or_none() -> None:
+    views, ranks, suits = index_hit_views(4, seed=11)
+    width, height = CORNER_SIZE
+    assert views.shape[1:] == (height, width, 3) and len(views) == len(ranks) == len(suits)
+    assert len(views) % 3 == 0 and len(views) > 30
+    # each hit at three scales, one label
+    assert (ranks[0::3] == ranks[1::3]).all() and (ranks[0::3] == ranks[2::3]).all()
+    assert (ranks < BACK_CLASS).any() and (ranks == NONE_CLASS).any()
+    assert not (ranks == BACK_CLASS).any()  # a back prints no index
+    assert (suits[ranks == NONE_CLASS] == NO_SUIT).all() and (suits[ranks < BACK_CLASS] >= 0).all()
+
+
+def test_a_hit_is_its_index_card_near_it_none_far_from_any_and_left_out_between() -> None:
+    quad = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    middle = np.array([12.0, 21.0], np.float32)
+    visible = [(middle, quad, 140.0, (0, 2))]  # an Ace of hearts' index
+    covered = [(middle, quad, 140.0, None)]
+
+    def hit(centre, q=quad):
+        return IndexHit(q + (np.asarray(centre, np.float32) - middle), np.asarray(centre), 0.9)
+
+    assert _hit_label(hit(middle + 5), visible) == (0, 2)
+    assert _hit_label(hit(middle + 5), covered) is None  # the card over it shows there
+    assert _hit_label(hit(middle + 20), visible) is None  # part of the index in the patch
+    assert _hit_label(hit(middle + 60), visible) == (NONE_CLASS, NO_SUIT)
+    turned = np.roll(quad, 1, axis=0)  # the hit frames the index sideways
+    assert _hit_label(IndexHit(turned, middle, 0.9), visible) is None
