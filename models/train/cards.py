@@ -258,22 +258,7 @@ def tune(
     torch.manual_seed(0)
     torch.set_num_threads(1)
     t0 = time.time()
-    photos = load_real_cards()
-    sets = {
-        "found-train": _views(*found_cards(n_found, 700)),
-        "scene-train": _views(*scene_cards(600, 800)),
-        "synth-train": _views(*synthetic_cards(8000, 1)),
-        "real-train": _views(*real_card_samples(photos, "train", real_copies, 0)),
-        "found-heldout": _views(*found_cards(200, 10_700)),
-        "real-test": _views(*real_card_samples(photos, "test", 1, 1, jitter=0.0)),
-    }
-    sizes = {k: len(v[0]) for k, v in sets.items()}
-    print(f"data ready in {time.time() - t0:.0f}s: {sizes}", flush=True)
-    model = load_onnx(init, sets["synth-train"][0][:1024])
-    scores = held_out_scores(model, sets)
-    print(f"before: {scores}", flush=True)
-    fit(model, sets, epochs, 0, max_lr=1e-3)
-    export(model, out)
+    _fine_tune(out, init, _earlier_sets(n_found, real_copies), epochs, max_lr=1e-3, started=t0)
 
 
 def index_tune(
@@ -301,22 +286,51 @@ def index_tune(
     torch.manual_seed(0)
     torch.set_num_threads(2)
     t0 = time.time()
+    hits = index_hit_views(n_hit_scenes, 720)
+    earlier = _earlier_sets(800, real_copies)
+    held_out = index_hit_views(150, 10_720)
+    # the same order as the shipped file's run: the training sets, then the held-out ones
+    sets = {"hits-train": hits}
+    sets |= {k: v for k, v in earlier.items() if k.endswith("-train")}
+    sets |= {"hits-heldout": held_out}
+    sets |= {k: v for k, v in earlier.items() if not k.endswith("-train")}
+    _fine_tune(out, init, sets, epochs, max_lr=5e-4, started=t0)
+
+
+def _earlier_sets(
+    n_found: int, real_copies: int
+) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """What a fine-tune keeps the corner reader's earlier stages with: `n_found` scenes
+    cut along the finders' quads (stream seed 700), 600 along true corners (seed 800),
+    8,000 single cards (seed 1) and the real train split; held out: 200 found-quad scenes
+    (seed 10,700) and the real test split."""
     photos = load_real_cards()
-    sets = {
-        "hits-train": index_hit_views(n_hit_scenes, 720),
-        "found-train": _views(*found_cards(800, 700)),
+    return {
+        "found-train": _views(*found_cards(n_found, 700)),
         "scene-train": _views(*scene_cards(600, 800)),
         "synth-train": _views(*synthetic_cards(8000, 1)),
         "real-train": _views(*real_card_samples(photos, "train", real_copies, 0)),
-        "hits-heldout": index_hit_views(150, 10_720),
         "found-heldout": _views(*found_cards(200, 10_700)),
         "real-test": _views(*real_card_samples(photos, "test", 1, 1, jitter=0.0)),
     }
+
+
+def _fine_tune(
+    out: Path,
+    init: Path,
+    sets: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]],
+    epochs: int,
+    max_lr: float,
+    started: float,
+) -> None:
+    """Fine-tune the exported model `init` on `sets` (`fit`) and export it to `out`,
+    reporting the sets' sizes, the data's time since `started` and the held-out scores
+    before training."""
     sizes = {k: len(v[0]) for k, v in sets.items()}
-    print(f"data ready in {time.time() - t0:.0f}s: {sizes}", flush=True)
+    print(f"data ready in {time.time() - started:.0f}s: {sizes}", flush=True)
     model = load_onnx(init, sets["synth-train"][0][:1024])
     print(f"before: {held_out_scores(model, sets)}", flush=True)
-    fit(model, sets, epochs, 0, max_lr=5e-4)
+    fit(model, sets, epochs, 0, max_lr=max_lr)
     export(model, out)
 
 
