@@ -316,6 +316,29 @@ def test_an_index_that_reads_nothing_is_read_again_at_the_size_of_the_nearest_fa
     assert len(reader.asked) == 1  # no face read for sure: no size to go by
 
 
+def test_of_one_index_read_from_several_hits_the_card_sized_like_its_neighbour_stands():
+    """Hits on one index imply cards of several sizes, and the index reader reads them
+    all: the card sized like the nearest face read for sure stands (misfits within
+    MISFIT_STEP alike, then the surest), not the surest alone."""
+    nine = reading(card_at(100, 100, 100, 140), OTHER, 0.95)
+    right_size = index_hit(card_at(230, 110, 100, 140))
+    too_big = IndexHit(  # the same index's middle, a card 1.3 times as long
+        right_size.centre + (right_size.quad - right_size.centre) * 1.3,
+        right_size.centre,
+        0.9,
+    )
+    reader = ScriptedIndexReader(
+        [
+            reading(too_big.quad, "A of hearts", 1.0, rank=1),
+            reading(right_size.quad, "A of hearts", 0.8, rank=1),
+        ]
+    )
+    got = _index_cards(None, reader, [too_big, right_size], [nine])
+    assert len(got) == 2 and got[1].corners is right_size.quad
+    alone = _index_cards(None, reader, [too_big, right_size], [])  # no size to go by
+    assert len(alone) == 1 and alone[0].corners is too_big.quad
+
+
 def test_a_covered_five_is_read_from_its_index_at_its_neighbours_size(monkeypatch):
     """Rendered tuning scene 960,287: a 5 of spades, a fifth of it covered, read from its
     index only at the size of the nearest face read for sure."""
