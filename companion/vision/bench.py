@@ -18,12 +18,17 @@ Figures (targets from issue 3):
   inside the photo or by the box of its part no other reading covers (`_shown_boxes`: a
   card read from its corner index alone is reported whole, under the card that covers
   it).
+- with `--heaps N`: N held-out close-up heaps of 2 to 5 playing cards (as the real photos
+  show them: `random_scene(..., layout="pile")`), each face whose corner index is in
+  sight counted: read right or not, and game cards read where no such card lies or as
+  another (`HeapTally`).
 
 Seeds. Scenes are `synth.random_scene(np.random.default_rng(seed), ...)`. Seeds below
 `HELD_OUT_SEED` are free for training and tuning (the reader's training uses streams 0,
 1, 10_000, 10_001 and its evaluation 900_000; the finder was tuned on 0..99_999);
 the benchmark only ever renders seeds from `HELD_OUT_SEED` on (card scenes) and from
-`EMPTY_SEED` on (empty tables), which no training may use.
+`EMPTY_SEED` on (empty tables), which no training may use; close-up heaps from
+`HEAP_SEED` (the tuning heaps of models/README.md start at 3,100,000).
 """
 
 from __future__ import annotations
@@ -44,6 +49,17 @@ from companion.vision.pipeline import FINDERS
 
 HELD_OUT_SEED = 5_000_000
 EMPTY_SEED = 6_000_000
+HEAP_SEED = 5_800_000
+# Heaps: a third each of webcam frames and of phone photos either way up, cards this long.
+HEAP_SIZES = ((1280, 720), (504, 378), (378, 504))
+HEAP_LENGTHS = {(1280, 720): (150.0, 400.0)}
+PHOTO_LENGTHS = (200.0, 420.0)
+# A face's index is in sight where no later card covers this point of its corner patch
+# (as fractions of the card's width and length from the index corner).
+INDEX_POINT = (0.12, 0.12)
+# A reading stands for a heap's card where it overlaps it this much (IoU), or holds the
+# point of its index in sight: the finders outline a covered card's visible part only.
+HEAP_MATCH_IOU = 0.3
 VISIBLE = 0.75  # cards at least this uncovered must be found and read
 # The issue's range of card lengths is "about 60 to 400 pixels"; the renderer also draws
 # smaller cards, so the accuracy is given for all cards and for those in that range.
@@ -65,6 +81,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="both",
         help="which deck's scenes to render (both)",
     )
+    parser.add_argument(
+        "--heaps", type=int, default=0, help="close-up heaps of playing cards (0: none)"
+    )
     parser.add_argument("--real-photos", metavar="DIR", help="labelled real photos (manifest.json)")
     parser.add_argument(
         "--real-split",
@@ -85,7 +104,7 @@ def main(args: argparse.Namespace) -> int:
     import cv2
 
     cv2.setNumThreads(1)  # one-core figures (the reader's onnxruntime uses one thread)
-    for name in ("scenes", "empty"):
+    for name in ("scenes", "empty", "heaps"):
         if getattr(args, name) < 0:
             print(f"companion bench vision: --{name} must be 0 or more", file=sys.stderr)
             return 2
@@ -118,6 +137,12 @@ def main(args: argparse.Namespace) -> int:
         "phantoms": empty["phantoms"],
         "phantoms per image": round(empty["phantoms"] / max(1, empty["images"]), 4),
     }
+    if args.heaps:
+        heaps = HeapTally()
+        for image, truths in heap_scenes(args.heaps, HEAP_SEED):
+            readings, _ = timed_read("playing-cards", image, [], args.finder)
+            heaps.add_scene(readings, truths)
+        figures["close-up heaps"] = heaps.summary()
     if args.real_photos:
         try:
             figures["real photos"] = real_photo_figures(
@@ -153,6 +178,28 @@ def empty_tables(count: int) -> Iterator[tuple[np.ndarray, list]]:
         rng = np.random.default_rng(EMPTY_SEED + index)
         things = int(rng.integers(1, 6))
         spec = random_scene(rng, 0, size=FRAME_SIZE, distractors=things, hand_rate=0.5)
+        yield render_scene(spec)
+
+
+def heap_scenes(count: int, first_seed: int) -> Iterator[tuple[np.ndarray, list]]:
+    """`count` close-up heaps of 2 to 5 playing cards, each covering much of the one
+    under it, with their truths (`HEAP_SIZES`, `HEAP_LENGTHS`)."""
+    from companion.vision.synth import random_scene, render_scene
+
+    for index in range(count):
+        rng = np.random.default_rng(first_seed + index)
+        size = HEAP_SIZES[index % len(HEAP_SIZES)]
+        spec = random_scene(
+            rng,
+            int(rng.integers(2, 6)),
+            "playing-cards",
+            size=size,
+            face_up_rate=0.9,
+            layout="pile",
+            length_range=HEAP_LENGTHS.get(size, PHOTO_LENGTHS),
+            hand_rate=0.0,
+            distractors=0,
+        )
         yield render_scene(spec)
 
 
@@ -275,6 +322,83 @@ class Tally:
             "phantoms": c["phantoms"],
             "phantoms per image": round(c["phantoms"] / max(1, c["images"]), 4),
         }
+
+
+class HeapTally:
+    """Counts over close-up heaps: of the faces whose corner index is in sight (no later
+    card covers it, `index_in_sight`), those read right by a reading lying on them
+    (`HEAP_MATCH_IOU`, or holding that index), the game cards among them, and game cards
+    read where no face of that rank and suit lies or as another."""
+
+    def __init__(self) -> None:
+        self.counts: Counter = Counter()
+
+    def add_scene(self, readings: Sequence, truths: Sequence) -> None:
+        from companion.vision.geometry import points_in_quad, quad_iou
+
+        c = self.counts
+        c["images"] += 1
+        used: set[int] = set()
+        for k, truth in enumerate(truths):
+            points = index_in_sight(truths, k)
+            if truth.face != "up" or not len(points):
+                continue
+            c["faces"] += 1
+            c["game cards"] += truth.rank is not None
+            want = (truth.rank, truth.suit if truth.rank else None)
+            for j, reading in enumerate(readings):
+                on_it = quad_iou(reading.corners, truth.corners) >= HEAP_MATCH_IOU or bool(
+                    points_in_quad(points, reading.corners).any()
+                )
+                got = (reading.rank, reading.suit if reading.rank else None)
+                if j not in used and on_it and reading.face == "up" and got == want:
+                    used.add(j)
+                    c["right"] += 1
+                    c["game cards right"] += truth.rank is not None
+                    break
+        for reading in readings:
+            if reading.rank is None:
+                continue
+            centre = reading.corners.mean(axis=0)
+            if not any(
+                (t.face, t.rank, t.suit) == ("up", reading.rank, reading.suit)
+                and (
+                    quad_iou(reading.corners, t.corners) >= 0.1
+                    or bool(points_in_quad(centre, t.corners)[0])
+                )
+                for t in truths
+            ):
+                c["game cards read where none lies"] += 1
+
+    def summary(self) -> dict[str, object]:
+        c = self.counts
+        return {
+            "images": c["images"],
+            "faces with an index in sight": c["faces"],
+            "read right": c["right"],
+            "accuracy": round(c["right"] / max(1, c["faces"]), 4),
+            "game cards right": f"{c['game cards right']}/{c['game cards']}",
+            "game cards read where none lies or as another": c["game cards read where none lies"],
+        }
+
+
+def index_in_sight(truths: Sequence, k: int) -> np.ndarray:
+    """(P, 2) the points (`INDEX_POINT`) of card `k`'s two corner indices that lie under no
+    later card of `truths` (drawn over it; a heap's cards lie inside the picture)."""
+    from companion.vision.geometry import points_in_quad
+
+    quad = np.asarray(truths[k].corners, np.float64)
+    u, v = INDEX_POINT
+    points = np.array(
+        [
+            quad[0] + u * (quad[1] - quad[0]) + v * (quad[3] - quad[0]),
+            quad[2] + u * (quad[3] - quad[2]) + v * (quad[1] - quad[2]),
+        ]
+    )
+    seen = np.ones(len(points), bool)
+    for later in truths[k + 1 :]:
+        seen &= ~points_in_quad(points, later.corners)
+    return points[seen]
 
 
 def real_photo_figures(folder: Path, split: str, finder: str = "both") -> dict[str, object]:

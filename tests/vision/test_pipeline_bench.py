@@ -8,7 +8,14 @@ import numpy as np
 
 from companion.cli import bench as bench_cli
 from companion.cli import main
-from companion.vision.bench import EMPTY_SEED, HELD_OUT_SEED, Tally, match_labels
+from companion.vision.bench import (
+    EMPTY_SEED,
+    HEAP_SEED,
+    HELD_OUT_SEED,
+    HeapTally,
+    Tally,
+    match_labels,
+)
 from companion.vision.types import CardReading
 
 
@@ -22,6 +29,39 @@ def test_vision_bench_prints_every_figure(capsys):
     assert figures["synthetic animals"]["cards"] > 0
     assert figures["median ms per frame"] > 0
     assert figures["empty tables"]["images"] == 1
+
+
+def test_vision_bench_scores_close_up_heaps(capsys):
+    only_heaps = ["--deck", "playing-cards", "--scenes", "0", "--empty", "0", "--heaps", "2"]
+    status = main(["bench", "vision", *only_heaps, "--json"])
+    heaps = json.loads(capsys.readouterr().out)["close-up heaps"]
+    assert status == 0 and heaps["images"] == 2
+    assert heaps["faces with an index in sight"] > 0
+    assert HELD_OUT_SEED < HEAP_SEED < EMPTY_SEED  # held out, apart from the other scenes
+
+
+def test_heap_tally_counts_faces_whose_index_is_in_sight():
+    """A 3 half under a King: its top-left index is covered, its bottom-right one in
+    sight, so it counts; read right by a quad on its visible part alone. An Ace read on
+    the King is a game card where none lies."""
+    from companion.vision.synth import CardSpec, CardTruth
+
+    def card(x: float, y: float) -> np.ndarray:
+        return np.array([[x, y], [x + 50, y], [x + 50, y + 70], [x, y + 70]], np.float32)
+
+    three = CardTruth(card(0, 0), "up", 3, "spades", "3 of spades", 0.4, CardSpec())
+    king = CardTruth(card(-20, -30), "up", None, None, "other", 1.0, CardSpec())
+    visible_part = np.array([[30, 40], [50, 40], [50, 70], [30, 70]], np.float32)
+    readings = [
+        CardReading(visible_part, "up", 3, "spades", "3 of spades", 0.9),
+        CardReading(card(-20, -30), "up", 1, "hearts", "A of hearts", 0.6),
+    ]
+    tally = HeapTally()
+    tally.add_scene(readings, [three, king])
+    summary = tally.summary()
+    assert summary["faces with an index in sight"] == 2
+    assert summary["read right"] == 1 and summary["game cards right"] == "1/1"
+    assert summary["game cards read where none lies or as another"] == 1
 
 
 def test_held_out_seeds_are_far_from_training():
