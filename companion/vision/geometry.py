@@ -211,6 +211,21 @@ def points_in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
 
 
+def near_corners(points: np.ndarray, quad: np.ndarray, across: float, along: float) -> np.ndarray:
+    """For each (x, y) of `points` (N, 2), whether it lies near a corner of the card `quad`:
+    within `across` of its width from a long side and `along` of its length from a short
+    side, measured in the card's own plane (the quad mapped onto a unit square, short
+    side first, by `order_clockwise`). A card's corner indices lie there."""
+    flat = np.asarray(points, np.float32).reshape(-1, 1, 2)
+    if not len(flat):
+        return np.zeros(0, bool)
+    card = order_clockwise(quad).astype(np.float32)
+    square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    to_card = cv2.getPerspectiveTransform(card, square)
+    u, v = cv2.perspectiveTransform(flat, to_card).reshape(-1, 2).T
+    return (np.minimum(u, 1 - u) < across) & (np.minimum(v, 1 - v) < along)
+
+
 def is_convex(quad: np.ndarray) -> bool:
     """True when the four corners, in their order, make a convex quadrilateral."""
     return bool(cv2.isContourConvex(as_quad(quad).reshape(-1, 1, 2)))

@@ -652,10 +652,10 @@ def test_a_game_card_read_unsurely_on_a_piece_of_a_larger_card_read_for_sure_is_
     assert same(_without_parts(readings), [ten, under, sure_pip])
 
 
-def test_a_pip_in_a_close_up_heap_is_not_read_as_an_ace() -> None:
-    """A close-up heap (rendered pile, seed 3,100,074): the learned finder outlined the
-    lower half of a 10 of clubs, under a King, and read it as the Ace of clubs at 0.52."""
-    rng = np.random.default_rng(3_100_074)
+def heap(seed: int) -> tuple[np.ndarray, list]:
+    """A close-up heap of the tuning set (models/README.md: seed 3,100,000 + i, the i-th
+    a 378x504 photo where i % 3 == 2)."""
+    rng = np.random.default_rng(seed)
     spec = random_scene(
         rng,
         int(rng.integers(2, 6)),
@@ -667,10 +667,49 @@ def test_a_pip_in_a_close_up_heap_is_not_read_as_an_ace() -> None:
         hand_rate=0.0,
         distractors=0,
     )
-    image, truths = render_scene(spec)
+    return render_scene(spec)
+
+
+def test_a_pip_in_a_close_up_heap_is_not_read_as_an_ace() -> None:
+    """A close-up heap (rendered pile, seed 3,100,074): the learned finder outlined the
+    lower half of a 10 of clubs, under a King, and read it as the Ace of clubs at 0.52."""
+    image, truths = heap(3_100_074)
     assert all(t.rank is None for t in truths)
     readings = CardPipeline(load_deck("playing-cards")).read(image)
     assert readings and all(r.rank is None for r in readings)
+
+
+def test_a_game_index_in_the_middle_of_a_card_read_for_sure_is_another_card(monkeypatch):
+    """A heap (seed 3,100,038): a loose quad over a Jack, read as a 6..King for sure, takes
+    in the index of the 5 of spades beside it; the index, away from the quad's corners,
+    is read, and the 5 stands beside the Jack."""
+    image, truths = heap(3_100_038)
+    five = next(t for t in truths if t.label == "5 of spades")
+    pipeline = CardPipeline(load_deck("playing-cards"))
+
+    def fives() -> list:
+        return [r for r in pipeline.read(image) if r.label == "5 of spades"]
+
+    (read,) = fives()
+    assert quad_iou(read.corners, five.corners) > 0.5
+    monkeypatch.setattr(fusion, "INDEX_CORNER", (0.5, 0.5))  # every index at a corner
+    assert fives() == []
+
+
+def test_an_index_away_from_the_corners_of_a_sure_card_stands_only_as_a_sure_game_card():
+    jack = reading(card_at(100, 100, 100, 140), OTHER, 0.95)
+    middle = index_hit(card_at(130, 150, 100, 140))  # its index in the Jack's middle
+    corner = index_hit(card_at(100, 100, 100, 140))  # the Jack's own index
+    for answer, stands in (
+        (reading(middle.quad, "5 of spades", 0.95, rank=5), True),
+        (reading(middle.quad, "5 of spades", 0.8, rank=5), False),  # not sure enough
+        (reading(middle.quad, OTHER, 0.99), False),  # a 6..King: the Jack's own print
+    ):
+        got = _index_cards(None, ScriptedIndexReader([answer]), [middle], [jack])
+        assert same(got, [jack, answer] if stands else [jack])
+    asked = SizedIndexReader((0, 0))
+    assert same(_index_cards(None, asked, [corner], [jack]), [jack])
+    assert asked.asked == []  # read with the Jack
 
 
 @pytest.mark.parametrize(

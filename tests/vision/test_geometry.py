@@ -13,6 +13,7 @@ from companion.vision.geometry import (
     fanned_ends,
     halves,
     is_convex,
+    near_corners,
     order_clockwise,
     points_in_quad,
     quad_area,
@@ -178,3 +179,12 @@ def test_fanned_ends_are_two_overlapping_cards_lying_across_a_quad():
     for end, half in zip(fanned_ends(touching), halves(touching), strict=True):
         assert np.allclose(order_clockwise(end), order_clockwise(half), atol=1e-4)
     assert fanned_ends(np.float32([[10, 20], [130, 20], [130, 90], [10, 90]])) is None
+
+
+def test_near_corners_measures_in_the_cards_own_plane() -> None:
+    """A card 100 x 140 turned by 90 degrees (its long side along x): the corners' index
+    regions, not the middle nor the middle of a side; empty input gives an empty answer."""
+    card = np.array([[0, 0], [140, 0], [140, 100], [0, 100]], np.float32)
+    points = np.array([[10, 10], [130, 90], [70, 50], [70, 10], [10, 50]], np.float32)
+    assert near_corners(points, card, 0.3, 0.35).tolist() == [True, True, False, False, False]
+    assert near_corners(np.zeros((0, 2)), card, 0.3, 0.35).shape == (0,)
