@@ -385,16 +385,9 @@ class HeapTally:
 def index_in_sight(truths: Sequence, k: int) -> np.ndarray:
     """(P, 2) the points (`INDEX_POINT`) of card `k`'s two corner indices that lie under no
     later card of `truths` (drawn over it; a heap's cards lie inside the picture)."""
-    from companion.vision.geometry import points_in_quad
+    from companion.vision.geometry import index_points, points_in_quad
 
-    quad = np.asarray(truths[k].corners, np.float64)
-    u, v = INDEX_POINT
-    points = np.array(
-        [
-            quad[0] + u * (quad[1] - quad[0]) + v * (quad[3] - quad[0]),
-            quad[2] + u * (quad[3] - quad[2]) + v * (quad[1] - quad[2]),
-        ]
-    )
+    points = index_points(truths[k].corners, *INDEX_POINT)
     seen = np.ones(len(points), bool)
     for later in truths[k + 1 :]:
         seen &= ~points_in_quad(points, later.corners)

@@ -99,6 +99,7 @@ from .geometry import (
     quad_area,
     quad_aspect,
     quad_cover,
+    quad_extent,
     quad_iou,
     quad_sides,
     side_moved,
@@ -802,10 +803,7 @@ def _index_cards(
 
     out, added = list(kept), []
     for reading, centre in sorted(cards, key=order):
-        if any(
-            r.label == reading.label and quad_iou(r.corners, reading.corners) >= SAME_CARD
-            for r in out + added
-        ):
+        if _read_already(reading, out + added):
             continue  # this card's other corner, or the same index read from another hit
         giving_way = {id(r) for r in out if _gives_way(r, reading, centre)}
         out = [r for r in out if id(r) not in giving_way]
@@ -814,14 +812,22 @@ def _index_cards(
     # an index in the middle of a card read for sure: a game card under it, or over it,
     # stands beside it where read for sure
     for reading in sorted(inner, key=lambda r: r.confidence, reverse=True):
-        if reading.rank is None or reading.confidence < SURE_ENOUGH:
-            continue
-        if not any(
-            r.label == reading.label and quad_iou(r.corners, reading.corners) >= SAME_CARD
-            for r in out
-        ):
+        sure_game_card = reading.rank is not None and _face_read_for_sure(reading)
+        if sure_game_card and not _read_already(reading, out):
             out.append(reading)
     return out
+
+
+def _read_already(card: CardReading, readings: Sequence[CardReading]) -> bool:
+    """Whether one of `readings` reads the same as `card` on the same card (`SAME_CARD`)."""
+    return any(
+        r.label == card.label and quad_iou(r.corners, card.corners) >= SAME_CARD for r in readings
+    )
+
+
+def _face_read_for_sure(reading: CardReading) -> bool:
+    """Whether `reading` is a face up read at `SURE_ENOUGH` or more."""
+    return reading.face == "up" and reading.confidence >= SURE_ENOUGH
 
 
 def _hits_to_read(
@@ -835,11 +841,10 @@ def _hits_to_read(
     centres = np.array([hit.centre for hit in hits], np.float32).reshape(-1, 2)
     held = np.zeros(len(hits), bool)
     at_corners = np.zeros(len(hits), bool)
-    for reading in kept:
-        if reading.face == "up" and reading.confidence >= SURE_ENOUGH:
-            inside = points_in_quad(centres, reading.corners)
-            held |= inside
-            at_corners |= inside & near_corners(centres, reading.corners, *INDEX_CORNER)
+    for reading in filter(_face_read_for_sure, kept):
+        inside = points_in_quad(centres, reading.corners)
+        held |= inside
+        at_corners |= inside & near_corners(centres, reading.corners, *INDEX_CORNER)
     open_hits = [hit for hit, done in zip(hits, held, strict=True) if not done]
     inner = [hit for hit, h, c in zip(hits, held, at_corners, strict=True) if h and not c]
     return open_hits, inner
@@ -848,13 +853,10 @@ def _hits_to_read(
 def _face_sizes(readings: list[CardReading]) -> list[tuple[np.ndarray, float, float]]:
     """(centre, width, length) of each face read for sure (`SURE_ENOUGH`): one deck's cards
     lie at one size, which the index finder's implied cards miss by up to a tenth."""
-    sizes = []
-    for reading in readings:
-        if reading.face == "up" and reading.confidence >= SURE_ENOUGH:
-            sides = quad_sides(reading.corners)
-            width, length = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
-            sizes.append((reading.corners.mean(axis=0), width, length))
-    return sizes
+    return [
+        (reading.corners.mean(axis=0), *sorted(quad_extent(reading.corners)))
+        for reading in filter(_face_read_for_sure, readings)
+    ]
 
 
 def _nearest_size(

@@ -95,18 +95,23 @@ def quad_sides(quad: np.ndarray) -> np.ndarray:
     return np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
 
 
+def quad_extent(quad: np.ndarray) -> tuple[float, float]:
+    """The mean length of sides 0 and 2, and that of sides 1 and 3: how far apart sides 1
+    and 3 lie, and sides 0 and 2."""
+    sides = quad_sides(quad)
+    return float((sides[0] + sides[2]) / 2), float((sides[1] + sides[3]) / 2)
+
+
 def quad_aspect(quad: np.ndarray) -> float:
     """Long over short side, each averaged over the two opposite sides (>= 1)."""
-    sides = quad_sides(quad)
-    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    a, b = quad_extent(quad)
     short = min(a, b)
     return float(max(a, b) / short) if short > 0 else float("inf")
 
 
 def quad_long_side(quad: np.ndarray) -> float:
     """The card's length in pixels: the mean of the two long sides."""
-    sides = quad_sides(quad)
-    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+    return max(quad_extent(quad))
 
 
 def quad_center(quad: np.ndarray) -> tuple[float, float]:
@@ -160,9 +165,8 @@ def card_shaped(quad: np.ndarray, least: float = 0.08) -> list[np.ndarray]:
     quad per side that must move out by `least` or more of its distance to the opposite
     side for the distance to reach CARD_ASPECT times the other one (`side_moved`). A
     finder that saw part of a card outlines that part; the card goes on past one side."""
-    sides = quad_sides(quad)
     # the distance from side 0 to side 2 is the mean length of sides 1 and 3
-    apart = ((sides[1] + sides[3]) / 2, (sides[0] + sides[2]) / 2)
+    apart = quad_extent(quad)[::-1]
     shaped = []
     for side in range(4):
         here, other = apart[side % 2], apart[1 - side % 2]
@@ -190,13 +194,26 @@ def fanned_ends(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     the ends are the `halves`). None where such ends would leave a gap between them. (A
     quad on one card has such ends too, each about half of it: the reading decides.)"""
     q = order_clockwise(quad)  # q[1] -> q[2] and q[3] -> q[0] are the long sides
-    sides = quad_sides(q)
-    t = (sides[0] + sides[2]) / CARD_ASPECT / (sides[1] + sides[3])
+    width, length = quad_extent(q)
+    t = width / CARD_ASPECT / length
     if t < 0.5:
         return None
     return (
         np.float32([q[0], q[1], q[1] + t * (q[2] - q[1]), q[0] + t * (q[3] - q[0])]),
         np.float32([q[2] + t * (q[1] - q[2]), q[2], q[3], q[3] + t * (q[0] - q[3])]),
+    )
+
+
+def index_points(quad: np.ndarray, across: float, along: float) -> np.ndarray:
+    """(2, 2) the point `across` of the width and `along` of the length in from a card's
+    own top-left corner (corner 0 of `quad`, clockwise, short side first) and the same
+    point from its bottom-right one (corner 2): where its two corner indices lie."""
+    q = np.asarray(quad, np.float64)
+    return np.array(
+        [
+            q[0] + across * (q[1] - q[0]) + along * (q[3] - q[0]),
+            q[2] + across * (q[3] - q[2]) + along * (q[1] - q[2]),
+        ]
     )
 
 

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from companion.vision.features import rectify_cards
-from companion.vision.geometry import order_clockwise, quad_iou
+from companion.vision.geometry import index_points, order_clockwise, points_in_quad, quad_iou
 from companion.vision.synth import CardTruth, DistractorSpec
 from companion.vision.synth.art import PLAYING_BACK_STYLES, card_back, card_face, card_mask
 from companion.vision.synth.props import draw_distractor
@@ -435,15 +435,13 @@ def _visible_indices(
             continue
         corners = np.asarray(truth.corners, np.float32)
         length = float(np.linalg.norm(corners[3] - corners[0]))
-        for turn in (0, 2):
+        points = index_points(corners, *middle)
+        covered = np.zeros(len(points), bool)
+        for later in truths[k + 1 :]:
+            covered |= points_in_quad(points, later.corners)
+        for turn, point, hidden in zip((0, 2), points, covered, strict=True):
             quad = np.roll(corners, -turn, axis=0)
-            point = quad[0] + middle[0] * (quad[1] - quad[0]) + middle[1] * (quad[3] - quad[0])
-            covered = any(
-                cv2.pointPolygonTest(t.corners.reshape(-1, 1, 2).astype(np.float32),
-                                     (float(point[0]), float(point[1])), False) >= 0
-                for t in truths[k + 1 :]
-            )  # fmt: skip
-            out.append((point, quad, length, None if covered else _truth_classes(truth)))
+            out.append((point, quad, length, None if hidden else _truth_classes(truth)))
     return out
 
 

@@ -12,6 +12,7 @@ from companion.vision.geometry import (
     card_shaped,
     fanned_ends,
     halves,
+    index_points,
     is_convex,
     near_corners,
     order_clockwise,
@@ -20,6 +21,7 @@ from companion.vision.geometry import (
     quad_aspect,
     quad_center,
     quad_cover,
+    quad_extent,
     quad_iou,
     quad_long_side,
     rectify,
@@ -188,3 +190,18 @@ def test_near_corners_measures_in_the_cards_own_plane() -> None:
     points = np.array([[10, 10], [130, 90], [70, 50], [70, 10], [10, 50]], np.float32)
     assert near_corners(points, card, 0.3, 0.35).tolist() == [True, True, False, False, False]
     assert near_corners(np.zeros((0, 2)), card, 0.3, 0.35).shape == (0,)
+
+
+def test_quad_extent_averages_opposite_sides() -> None:
+    quad = np.array([[0, 0], [100, 0], [110, 140], [-10, 140]], np.float32)  # a trapezoid
+    across, along = quad_extent(quad)
+    assert across == pytest.approx(110.0)  # sides 0 and 2: 100 and 120
+    assert along == pytest.approx(float(np.hypot(10, 140)))
+
+
+def test_index_points_lie_in_from_both_index_corners() -> None:
+    card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    points = index_points(card, 0.1, 0.2)
+    assert np.allclose(points, [[10, 28], [90, 112]])
+    turned = np.roll(card, -2, axis=0)  # the same card upside down: the same two points
+    assert np.allclose(index_points(turned, 0.1, 0.2), points[::-1])
