@@ -66,6 +66,13 @@ class IndexHit:
         down = down / max(float(np.linalg.norm(down)), 1e-6) * length
         return IndexHit(_card_quad(self.centre, right, down), self.centre, self.score)
 
+    def moved(self, across: float, along: float) -> IndexHit:
+        """The same card with its index's middle moved by `across` patch widths along its
+        short side and `along` patch heights along its long side."""
+        right, down = self.quad[1] - self.quad[0], self.quad[3] - self.quad[0]
+        shift = across * PATCH_WIDTH * right + along * PATCH_HEIGHT * down
+        return IndexHit((self.quad + shift).astype(np.float32), self.centre + shift, self.score)
+
 
 def find_indices(
     small: np.ndarray, sx: float, sy: float, region: tuple[int, int, int, int] | None = None

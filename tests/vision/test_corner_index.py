@@ -86,6 +86,22 @@ def test_a_hit_sized_to_another_card_keeps_its_index_and_its_turn() -> None:
         assert np.allclose(middle, original.centre, atol=1e-3)
 
 
+def test_a_moved_hit_implies_the_same_card_shifted_by_parts_of_its_index_patch() -> None:
+    hit = IndexHit(
+        np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32),
+        np.array([6.0, 10.5], np.float32),
+        0.9,
+    )
+    turned = IndexHit(hit.quad @ np.array([[0, 1], [-1, 0]], np.float32), hit.centre, 0.9)
+    for original in (hit, turned):
+        right, down = original.quad[1] - original.quad[0], original.quad[3] - original.quad[0]
+        moved = original.moved(0.5, -0.5)
+        shift = 0.5 * PATCH_WIDTH * right - 0.5 * PATCH_HEIGHT * down
+        assert np.allclose(moved.quad, original.quad + shift, atol=1e-4)
+        assert np.allclose(moved.centre, original.centre + shift, atol=1e-4)
+        assert moved.score == original.score
+
+
 def test_the_second_look_finds_the_index_again_in_frame_pixels(monkeypatch) -> None:
     """The frame shrunk by SECOND_LOOKS: its hits are in the frame's pixels like the
     first look's, so the same index implies about the same card; inside a region too."""
