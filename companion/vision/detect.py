@@ -391,12 +391,17 @@ def _like_its_surroundings(small: np.ndarray, quads: np.ndarray) -> np.ndarray:
     bins = (colours // 32).astype(np.int32)
     codes = bins[..., 0] * 64 + bins[..., 1] * 8 + bins[..., 2]  # 8 x 8 x 8 colour bins
     count_inside = len(_INSIDE)
-    similar = np.zeros(len(quads), bool)
-    for m in range(len(quads)):
-        a = np.bincount(codes[m, :count_inside], minlength=512) / count_inside
-        b = np.bincount(codes[m, count_inside:], minlength=512) / (codes.shape[1] - count_inside)
-        similar[m] = np.minimum(a, b).sum() >= MAX_LIKENESS
-    return similar
+    a = _histograms(codes[:, :count_inside]) / count_inside
+    b = _histograms(codes[:, count_inside:]) / (codes.shape[1] - count_inside)
+    return np.minimum(a, b).sum(axis=1) >= MAX_LIKENESS
+
+
+def _histograms(codes: np.ndarray) -> np.ndarray:
+    """(M, 512) counts of each row's colour codes (M, K): one bincount for all rows, each
+    row's codes moved to bins of its own."""
+    rows = len(codes)
+    moved = codes + 512 * np.arange(rows)[:, None]
+    return np.bincount(moved.ravel(), minlength=512 * rows).reshape(rows, 512)
 
 
 def _points_in(quads: np.ndarray, uv: np.ndarray) -> np.ndarray:
@@ -601,10 +606,7 @@ def out_to_card_edges(grey: np.ndarray, quads: np.ndarray, step: float) -> np.nd
     short = np.minimum(lengths[:, 0] + lengths[:, 2], lengths[:, 1] + lengths[:, 3])[:, 0] / 2
     reach = np.clip(OUTWARD_REACH * short, 3.0, _OFFSETS[-1])  # (M,)
     points = starts[:, :, None, :] + _OUT_ALONG[None, None, :, None] * vectors[:, :, None, :]
-    grid = points[:, :, :, None, :] + _OFFSETS[:, None] * normals[:, :, None, None, :]
-    shape = grid.shape[:-1]  # (M, 4, S, O)
-    flat = grid.reshape(-1, len(_OFFSETS), 2).astype(np.float32)
-    values = _sample(grey, flat).astype(np.float32).reshape(shape)
+    values = _sample_across(grey, points, normals, _OFFSETS).astype(np.float32)  # (M, 4, S, O)
     # Steps over two pixels, outward; one sign must hold along the side.
     steps = values[..., 2:] - values[..., :-2]  # (M, 4, S, O - 2)
     sign = np.sign(steps.sum(axis=2, keepdims=True))
@@ -646,11 +648,10 @@ def refine_quads(grey: np.ndarray, quads: np.ndarray, search: float) -> np.ndarr
     normals = np.stack([-directions[..., 1], directions[..., 0]], axis=-1)
     along = np.linspace(0.15, 0.85, SAMPLES_PER_SIDE, dtype=np.float32)
     offsets = np.arange(-search, search + 1.0, 1.0, dtype=np.float32)
-    # base: (N, 4, S, 2); grid: (N, 4, S, O, 2)
+    # base: (N, 4, S, 2); profile: (N * 4 * S, O)
     base = starts[:, :, None, :] + along[None, None, :, None] * vectors[:, :, None, :]
-    grid = base[..., None, :] + offsets[:, None] * normals[:, :, None, None, :]
-    flat = grid.reshape(-1, len(offsets), 2).astype(np.float32)
-    profile = _sample(grey, flat).astype(np.float32)
+    profile = _sample_across(grey, base, normals, offsets).astype(np.float32)
+    profile = profile.reshape(-1, len(offsets))
     step = np.abs(np.diff(profile, axis=1))  # (N*4*S, O-1)
     rows = np.arange(len(step))
     # The rough side is already within a pixel or two of the card's edge: favour steps
@@ -666,13 +667,13 @@ def refine_quads(grey: np.ndarray, quads: np.ndarray, search: float) -> np.ndarr
     position = (offsets[0] + best + 0.5 + shift).reshape(base.shape[:3])
     points = base + position[..., None] * normals[:, :, None, :]
     strength = peak.reshape(base.shape[:3])
-    median = np.median(strength, axis=2, keepdims=True)
+    median = _median(strength)
     weights = (strength >= np.maximum(8.0, 0.35 * median)).astype(np.float32)
     for _ in range(2):
         centre, direction = _weighted_lines(points, weights)
         normal = np.stack([-direction[..., 1], direction[..., 0]], axis=-1)
         residual = np.abs(((points - centre[:, :, None, :]) * normal[:, :, None, :]).sum(-1))
-        typical = np.median(np.where(weights > 0, residual, np.nan), axis=2, keepdims=True)
+        typical = _median(np.where(weights > 0, residual, np.nan))
         typical = np.nan_to_num(typical, nan=0.0)
         weights = weights * (residual <= np.maximum(1.0, 2.0 * typical))
     usable = weights.sum(axis=2) >= 4  # (N, 4)
@@ -687,16 +688,52 @@ def refine_quads(grey: np.ndarray, quads: np.ndarray, search: float) -> np.ndarr
 
 
 def _sample(image: np.ndarray, points: np.ndarray, interpolation: int = cv2.INTER_LINEAR):
-    """`image` at (rows, columns, 2) float32 points, edge pixels repeated outside.
+    """`image` at (rows, columns, 2) float32 points, edge pixels repeated outside."""
+    return _sample_xy(image, points[..., 0], points[..., 1], interpolation)
+
+
+def _sample_xy(
+    image: np.ndarray, xs: np.ndarray, ys: np.ndarray, interpolation: int = cv2.INTER_LINEAR
+) -> np.ndarray:
+    """`image` at (rows, columns) float32 x and y coordinates, edge pixels repeated outside.
 
     cv2.remap takes maps of fewer than 32,767 rows; a frame with hundreds of candidate
     quads asks for more, so the rows go in chunks.
     """
+    cuts = range(_REMAP_ROWS, len(xs), _REMAP_ROWS)
     chunks = [
-        cv2.remap(image, c[..., 0], c[..., 1], interpolation, borderMode=cv2.BORDER_REPLICATE)
-        for c in np.split(points, range(_REMAP_ROWS, len(points), _REMAP_ROWS))
+        cv2.remap(image, x, y, interpolation, borderMode=cv2.BORDER_REPLICATE)
+        for x, y in zip(np.split(xs, cuts), np.split(ys, cuts), strict=True)
     ]
     return chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
+
+
+def _sample_across(
+    grey: np.ndarray, points: np.ndarray, normals: np.ndarray, offsets: np.ndarray
+) -> np.ndarray:
+    """`grey` at each (N, 4, S, 2) point of each side moved by each of `offsets` along
+    its side's (N, 4, 2) normal: (N, 4, S, O) profiles across the sides.
+
+    The x and y maps are built apart: the same sums as one (..., O, 2) grid, without the
+    cost of broadcasting over its last axis of two and of splitting it again for remap.
+    """
+    xs, ys = (
+        (points[..., k, None] + offsets * normals[:, :, None, k, None]).astype(np.float32)
+        for k in (0, 1)
+    )
+    rows = (-1, len(offsets))
+    return _sample_xy(grey, xs.reshape(rows), ys.reshape(rows)).reshape(xs.shape)
+
+
+def _median(values: np.ndarray) -> np.ndarray:
+    """`np.median(values, axis=-1, keepdims=True)`, NaN where a value is NaN as there, by
+    one sort: on a few values per side np.median's own bookkeeping costs several times
+    more."""
+    ordered = np.sort(values, axis=-1)
+    count = ordered.shape[-1]
+    low, high = (count - 1) // 2, count // 2
+    middle = (ordered[..., low : low + 1] + ordered[..., high : high + 1]) / 2
+    return np.where(np.isnan(ordered[..., -1:]), ordered[..., -1:], middle)
 
 
 def _weighted_lines(points: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

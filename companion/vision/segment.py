@@ -240,16 +240,18 @@ def _blob_quads(card: np.ndarray, core: np.ndarray) -> np.ndarray:
 def _grown_quads(card: np.ndarray, seeds: np.ndarray) -> tuple[np.ndarray, list]:
     """The seeds' labels, and per seed (label 1, 2, ...) its grown blob's rectangle, or
     None where the blob is no card's shape."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(seeds, connectivity=8)
+    count, labels, stats, _ = _seed_components(seeds)
     if count <= 1:
         return labels, []
-    # Every pixel learns its distance to the nearest core and which core that is.
+    # Every pixel learns its distance to the nearest seed pixel and which pixel that is
+    # (the labels of seed components would cost a second labelling of the seeds);
+    # `to_core` maps each seed pixel to its core.
     distance, nearest = cv2.distanceTransformWithLabels(
-        1 - seeds, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP
+        1 - seeds, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_PIXEL
     )
+    inside = seeds > 0
     to_core = np.zeros(int(nearest.max()) + 1, np.int32)
-    to_core[nearest[seeds > 0]] = labels[seeds > 0]
-    owner = to_core[nearest]
+    to_core[nearest[inside]] = labels[inside]
     card_mask = card > CARD_LEVEL
     long_side = max(card.shape)
     min_len, max_len = MIN_LENGTH_FRACTION * long_side, MAX_LENGTH_FRACTION * long_side
@@ -266,7 +268,7 @@ def _grown_quads(card: np.ndarray, seeds: np.ndarray) -> tuple[np.ndarray, list]
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(card.shape[1], x + w + pad), min(card.shape[0], y + h + pad)
         window = (
-            (owner[y0:y1, x0:x1] == index)
+            (to_core[nearest[y0:y1, x0:x1]] == index)
             & card_mask[y0:y1, x0:x1]
             & (distance[y0:y1, x0:x1] <= reach)
         )
@@ -288,6 +290,13 @@ def _grown_quads(card: np.ndarray, seeds: np.ndarray) -> tuple[np.ndarray, list]
             continue
         quads[-1] = cv2.boxPoints(((cx, cy), (rw, rh), angle))
     return labels, quads
+
+
+def _seed_components(seeds: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """`cv2.connectedComponentsWithStats(seeds, connectivity=8)`, by Grana's block-based
+    algorithm (BBDT): the same labels, numbered alike (the default, Spaghetti, also
+    labels 2x2 blocks in raster order), at half the cost with the statistics."""
+    return cv2.connectedComponentsWithStatsWithAlgorithm(seeds, 8, cv2.CV_32S, cv2.CCL_BBDT)
 
 
 def _split_bridged(
