@@ -385,7 +385,8 @@ class PlacedIndexReader:
 def test_an_index_that_reads_nothing_is_read_again_with_its_middle_moved():
     """The net can mark the suit under an index's rank as its middle: an index that reads
     nothing is read with its middle moved half a patch each way (INDEX_SHIFTS), and the
-    card so read stands; an index read where its hit lies is not moved."""
+    card so read stands; an index read where its hit lies is not moved, nor one on a card
+    read at SURE or more."""
     ace = card_at(200, 100)
     off = IndexHit(ace - (ace[3] - ace[0]) * 0.15, index_hit(ace).centre, 0.8)  # marked low
     reader = PlacedIndexReader(ace[0])
@@ -394,6 +395,11 @@ def test_an_index_that_reads_nothing_is_read_again_with_its_middle_moved():
     assert len(reader.asked) == 1 + len(fusion.INDEX_SHIFTS)
     reader = PlacedIndexReader(ace[0])
     (got,) = _index_cards(None, reader, [index_hit(ace)], [])
+    assert len(reader.asked) == 1
+    # on a card the reader stands by (0.5 or more), the hit is that card's own print
+    holder = reading(card_at(180, 80, 100, 140), OTHER, 0.6)
+    reader = PlacedIndexReader(ace[0])
+    assert same(_index_cards(None, reader, [off], [holder]), [holder])
     assert len(reader.asked) == 1
 
 
