@@ -37,8 +37,8 @@ How they are joined:
   (`SIDE_SHIFTS`, `_side_search`): a side locked on a neighbour's edge or out on the
   table moves back onto the card. Only the finders' last look searches so (on rendered
   tables about 11 ms more per frame on average, all of it in frames in doubt), and a
-  moved quad stands only for a face read for sure, never for a game card that another
-  reading of the same card names otherwise;
+  moved quad stands only for a face read for sure, and for a game card only where the
+  card's readings agree on it (`MOVED_AGREEING`);
 - a learned quad nearer square than a card (`FRAGMENT_ASPECT`) is also read grown past
   each side to a card's shape (`geometry.card_shaped`): the net saw part of the card;
 - a learned quad still unsure after that is cut in two across its long sides, and where
@@ -82,6 +82,7 @@ finders at once, as training uses them) and `pick_readings` are its two halves.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -183,13 +184,15 @@ MISFIT_STEP = 0.1
 # off as the suit under the rank. A moved hit's card comes after every other reading of
 # that index (`_index_cards`' order): on the real train split, an Ace of diamonds read
 # from a moved hit first stood 20 px off its label. Measured (2026-11-30, twentieth stop):
-# tuning heaps 247 -> 255 of 328 faces, 103 -> 105 of 121 game cards (a 5 of clubs and a
+# tuning heaps 247 -> 254 of 328 faces, 103 -> 105 of 121 game cards (a 5 of clubs and a
 # 3 of spades whose index's middle was marked on the suit); playing tuning sets 2,897 ->
 # 2,898, 2,891 -> 2,892, 2,885 -> 2,886 (three 5s of clubs, wrong game ranks and
 # phantoms unchanged); the real train split 179 -> 180 (a Queen), Aces 91/92 and strays
-# unchanged; 150 empty tables none. About 110 more patches per frame in doubt (every
-# hit's neighbours; keeping the surest hit of those within a quarter card of each other
-# lost both game cards): the 200 tuning tables' mean frame 6% slower, the median the same.
+# unchanged; 150 empty tables none. Only hits on no card the reader stands by (SURE) are
+# moved: those a card read at 0.5 to 0.9 holds are its own print. Moving those too read
+# a 6..King more on the heaps for twice the patches (54 instead of 28 per frame on
+# average over 40 tuning tables, 14 without moving); keeping only the surest hit of those
+# within a quarter card of each other lost both game cards.
 INDEX_SHIFTS = [(a, b) for a in (-0.5, 0.0, 0.5) for b in (-0.5, 0.0, 0.5) if a or b]
 # The index finder looks at the unexplained card pixels' box widened by this many pixels
 # of its input on every side (what the net needs to see around an index).
@@ -275,6 +278,17 @@ SIDE_SHIFTS = (0.06, 0.12, -0.06)
 # split an Ace read at 0.76 from a moved quad took the place of the King it lay under
 # (176 -> 175): playing cards keep SURE_ENOUGH.
 MOVED_GAME = 0.75
+# A game card read from a moved quad where other readings of that card name another game
+# card (at SURE) stands only where this many of its readings name it for sure
+# (SURE_ENOUGH) and more name it than any other: a blurred 4 of clubs read as spades at
+# 0.98 by one moved quad, as clubs by others, stays unread, but a 5 of clubs read at 0.999
+# and 1.0 by two moved quads against a 5 of spades at 0.5 by a third is read. Measured
+# (2026-11-30, twentieth stop; before, any other game card named vetoed): playing tuning
+# cards 2,898 -> 2,898, 2,892 -> 2,893, 2,886 -> 2,887, wrong game ranks 1, 2, 1 -> 1, 1,
+# 1 (a 3 of spades read as clubs at 0.5 read right); animals, the real train split, the
+# heaps and the empty tables unchanged. One sure reading against two at 0.5 is not enough:
+# a 3 of hearts 55 px long, read as hearts at 0.5 twice and as diamonds at 0.95 once.
+MOVED_AGREEING = 2
 # A quad with this fraction of its area or more on a quad read for sure is part of that
 # card, not searched: moved, the second look's small quad on a 4 of hearts (held-out
 # scene 5,000,091) held one pip and read as an Ace of hearts at 1.0. On the tuning sets
@@ -506,8 +520,8 @@ def _side_search(
     reading of its placed quad or its rough rectangle with one side moved (`SIDE_SHIFTS`),
     or grown to a card's shape where it is a fragment (`_moved_quads`), where one stands.
     It stands where it reads a face at `SURE_ENOUGH` (an enrolled deck's game card at
-    `MOVED_GAME`), better than both; a game card only where no other reading of that card
-    names another game card at `SURE`."""
+    `MOVED_GAME`), better than both; a game card only where the readings of that card
+    agree on it (`_agreed_game_cards`)."""
     edge_count = len(found.edges)
     enrolled = reader.deck.kind != PLAYING_CARDS
     sure = [r.corners for r in (*readings, *rough.values()) if _reads_sure(r)]
@@ -521,18 +535,30 @@ def _side_search(
         before = (readings[edge_count + index], rough[index])
         tries = [read[k] for k in range(start, start + len(group))]
         start += len(group)
-        named = {r.label for r in (*before, *tries) if r.rank is not None and r.confidence >= SURE}
+        agreed = _agreed_game_cards((*before, *tries))
         standing = [
             r
             for r in tries
             if r.face == "up"
             and _moved_stands(r, enrolled)
             and _preference(r) > max(map(_preference, before))
-            and (r.rank is None or len(named) == 1)
+            and (r.rank is None or r.label in agreed)
         ]
         if standing:
             better[index] = max(standing, key=_preference)
     return better
+
+
+def _agreed_game_cards(readings: Sequence[CardReading]) -> set[str]:
+    """The game card that `readings` of one card name (at `SURE`) where none names
+    another; or else the one that `MOVED_AGREEING` or more name at `SURE_ENOUGH` and more
+    name than any other (none where that is not so)."""
+    named = Counter(r.label for r in readings if r.rank is not None and r.confidence >= SURE)
+    if len(named) <= 1:
+        return set(named)
+    (first, votes), (_, runner_up) = named.most_common(2)
+    sure = sum(r.label == first and r.confidence >= SURE_ENOUGH for r in readings)
+    return {first} if votes > runner_up and sure >= MOVED_AGREEING else set()
 
 
 def _moved_quads(quads: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -806,7 +832,14 @@ def _index_cards(
     if resized:
         open_hits += resized
         read += reader.read_index(image, [hit.quad for hit in resized])
-    moved = [hit.moved(*shift) for hit in _unread_hits(open_hits, read) for shift in INDEX_SHIFTS]
+    # a card the reader stands by holds the others: its own print (`INDEX_SHIFTS`)
+    stood_by = [r.corners for r in kept if r.confidence >= SURE]
+    moved = [
+        hit.moved(*shift)
+        for hit in _unread_hits(open_hits, read)
+        if not any(points_in_quad(hit.centre, quad)[0] for quad in stood_by)
+        for shift in INDEX_SHIFTS
+    ]
     if moved:
         open_hits += moved
         read += reader.read_index(image, [hit.quad for hit in moved])

@@ -22,6 +22,7 @@ from companion.vision.fusion import (
     TWIN,
     ZOOM_GAME,
     Candidates,
+    _agreed_game_cards,
     _in_doubt,
     _index_cards,
     _outlined_parts,
@@ -384,7 +385,8 @@ class PlacedIndexReader:
 def test_an_index_that_reads_nothing_is_read_again_with_its_middle_moved():
     """The net can mark the suit under an index's rank as its middle: an index that reads
     nothing is read with its middle moved half a patch each way (INDEX_SHIFTS), and the
-    card so read stands; an index read where its hit lies is not moved."""
+    card so read stands; an index read where its hit lies is not moved, nor one on a card
+    read at SURE or more."""
     ace = card_at(200, 100)
     off = IndexHit(ace - (ace[3] - ace[0]) * 0.15, index_hit(ace).centre, 0.8)  # marked low
     reader = PlacedIndexReader(ace[0])
@@ -393,6 +395,11 @@ def test_an_index_that_reads_nothing_is_read_again_with_its_middle_moved():
     assert len(reader.asked) == 1 + len(fusion.INDEX_SHIFTS)
     reader = PlacedIndexReader(ace[0])
     (got,) = _index_cards(None, reader, [index_hit(ace)], [])
+    assert len(reader.asked) == 1
+    # on a card the reader stands by (0.5 or more), the hit is that card's own print
+    holder = reading(card_at(180, 80, 100, 140), OTHER, 0.6)
+    reader = PlacedIndexReader(ace[0])
+    assert same(_index_cards(None, reader, [off], [holder]), [holder])
     assert len(reader.asked) == 1
 
 
@@ -615,6 +622,39 @@ def test_an_unsure_placed_quad_is_read_again_with_a_side_moved() -> None:
     assert got == {} and reader.batches == [0]
     got, reader = search(read_as(ace), reading(card_at(60, 100, 50, 80), "4 of hearts", 0.95, 4))
     assert list(got) == [0]  # a fifth of it: a neighbour
+
+
+def test_readings_of_one_card_agree_on_a_game_card_where_none_names_another() -> None:
+    """Where another reading names another game card, a moved quad's game card stands
+    only where MOVED_AGREEING of its readings name it for sure and more name it than any
+    other."""
+    quad = card_at(100, 100)
+
+    def named(*readings: tuple) -> set[str]:
+        return _agreed_game_cards([reading(quad, *r) for r in readings])
+
+    five_c, five_s = ("5 of clubs", 0.999, 5), ("5 of clubs", 1.0, 5)
+    spades = ("5 of spades", 0.5, 5)
+    assert named(five_c, (OTHER, 0.2)) == {"5 of clubs"}
+    assert named(five_c, five_s, spades) == {"5 of clubs"}  # tuning scene 960,551
+    assert named(five_c, spades) == set()  # one sure reading against another
+    hearts, diamonds = ("3 of hearts", 0.5, 3), ("3 of diamonds", 0.95, 3)
+    assert named(hearts, hearts, diamonds) == set()  # the majority, but none sure
+    assert named(five_c, five_s, spades, spades) == set()  # as many each way
+    assert named((OTHER, 0.99), (NOT_A_CARD, 0.8)) == set()
+    assert named(("5 of spades", 0.4, 5), five_c) == {"5 of clubs"}  # below SURE: no say
+
+
+def test_a_blurred_five_read_by_two_moved_quads_stands_against_an_unsure_third(monkeypatch):
+    """Rendered tuning scene 960,551: a 5 of clubs 87 px long, which no quad reads for
+    sure, read by the side search as the 5 of clubs at 0.999 and 1.0 and as the 5 of spades
+    at 0.5: with MOVED_AGREEING it is read; if any other game card named vetoed it, not."""
+    image, truths = next(synthetic_scenes("playing-cards", 1, 960_551))
+    five = next(t for t in truths if t.label == "5 of clubs")
+    reader = CardReader(load_deck("playing-cards"))
+    assert label_on(five.corners, read_cards(image, reader)) == "5 of clubs"
+    monkeypatch.setattr(fusion, "MOVED_AGREEING", 10**9)
+    assert label_on(five.corners, read_cards(image, reader)) is None
 
 
 def test_an_enrolled_decks_game_card_stands_from_a_moved_quad_at_moved_game() -> None:
