@@ -65,14 +65,18 @@ def test_the_index_finder_marks_visible_indices_and_implies_their_cards() -> Non
     assert near and max(quad_iou(h.quad, ace) for h in near) > 0.6
 
 
-def test_a_hit_sized_to_another_card_keeps_its_index_and_its_turn() -> None:
+def hit_both_ways() -> tuple[IndexHit, IndexHit]:
+    """A hit implying a 50x70 card at the origin, and the same turned by 90 degrees."""
     hit = IndexHit(
         np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32),
         np.array([6.0, 10.5], np.float32),
         0.9,
     )
-    turned = IndexHit(hit.quad @ np.array([[0, 1], [-1, 0]], np.float32), hit.centre, 0.9)
-    for original in (hit, turned):
+    return hit, IndexHit(hit.quad @ np.array([[0, 1], [-1, 0]], np.float32), hit.centre, 0.9)
+
+
+def test_a_hit_sized_to_another_card_keeps_its_index_and_its_turn() -> None:
+    for original in hit_both_ways():
         sized = original.sized(60.0, 84.0)
         sides = np.linalg.norm(sized.quad[[1, 3]] - sized.quad[0], axis=1)
         assert np.allclose(sides, (60.0, 84.0), atol=1e-3)
@@ -87,13 +91,7 @@ def test_a_hit_sized_to_another_card_keeps_its_index_and_its_turn() -> None:
 
 
 def test_a_moved_hit_implies_the_same_card_shifted_by_parts_of_its_index_patch() -> None:
-    hit = IndexHit(
-        np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32),
-        np.array([6.0, 10.5], np.float32),
-        0.9,
-    )
-    turned = IndexHit(hit.quad @ np.array([[0, 1], [-1, 0]], np.float32), hit.centre, 0.9)
-    for original in (hit, turned):
+    for original in hit_both_ways():
         right, down = original.quad[1] - original.quad[0], original.quad[3] - original.quad[0]
         moved = original.moved(0.5, -0.5)
         shift = 0.5 * PATCH_WIDTH * right - 0.5 * PATCH_HEIGHT * down

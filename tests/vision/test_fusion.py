@@ -346,22 +346,21 @@ def test_of_one_index_read_from_several_hits_the_card_sized_like_its_neighbour_s
     assert len(alone) == 1 and alone[0].corners is too_big.quad
 
 
+def read_right(image: np.ndarray, truths: list, label: str) -> bool:
+    """Whether the default pipeline reads the playing card `label` of `truths` in `image`,
+    on that card (IoU over 0.5), and nowhere else."""
+    (card,) = [t for t in truths if t.label == label]
+    readings = [r for r in CardPipeline(load_deck("playing-cards")).read(image) if r.label == label]
+    return len(readings) == 1 and quad_iou(readings[0].corners, card.corners) > 0.5
+
+
 def test_a_covered_five_is_read_from_its_index_at_its_neighbours_size(monkeypatch):
     """Rendered tuning scene 960,287: a 5 of spades, a fifth of it covered, read from its
     index only at the size of the nearest face read for sure."""
     image, truths = next(synthetic_scenes("playing-cards", 1, 960_287))
-    five = next(t for t in truths if t.label == "5 of spades")
-    pipeline = CardPipeline(load_deck("playing-cards"))
-
-    def read_five() -> bool:
-        return any(
-            r.label == "5 of spades" and quad_iou(r.corners, five.corners) > 0.5
-            for r in pipeline.read(image)
-        )
-
-    assert read_five()
+    assert read_right(image, truths, "5 of spades")
     monkeypatch.setattr(fusion, "RESIZED", float("inf"))
-    assert not read_five()
+    assert not read_right(image, truths, "5 of spades")
 
 
 class PlacedIndexReader:
@@ -424,16 +423,9 @@ def test_a_five_whose_index_middle_is_marked_on_its_suit_is_read_moved(monkeypat
     """Rendered tuning scene 960,235: a 5 of clubs half under other cards, whose index the
     net marks off its middle, is read only with the hit moved (INDEX_SHIFTS)."""
     image, truths = next(synthetic_scenes("playing-cards", 1, 960_235))
-    five = next(t for t in truths if t.label == "5 of clubs")
-    pipeline = CardPipeline(load_deck("playing-cards"))
-
-    def fives() -> list:
-        return [r for r in pipeline.read(image) if r.label == "5 of clubs"]
-
-    (read,) = fives()
-    assert quad_iou(read.corners, five.corners) > 0.5
+    assert read_right(image, truths, "5 of clubs")
     monkeypatch.setattr(fusion, "INDEX_SHIFTS", [])
-    assert fives() == []
+    assert not read_right(image, truths, "5 of clubs")
 
 
 def test_an_index_inside_a_card_read_for_sure_adds_nothing() -> None:
@@ -796,16 +788,9 @@ def test_a_game_index_in_the_middle_of_a_card_read_for_sure_is_another_card(monk
     in the index of the 5 of spades beside it; the index, away from the quad's corners,
     is read, and the 5 stands beside the Jack."""
     image, truths = heap(3_100_038)
-    five = next(t for t in truths if t.label == "5 of spades")
-    pipeline = CardPipeline(load_deck("playing-cards"))
-
-    def fives() -> list:
-        return [r for r in pipeline.read(image) if r.label == "5 of spades"]
-
-    (read,) = fives()
-    assert quad_iou(read.corners, five.corners) > 0.5
+    assert read_right(image, truths, "5 of spades")
     monkeypatch.setattr(fusion, "INDEX_CORNER", (0.5, 0.5))  # every index at a corner
-    assert fives() == []
+    assert not read_right(image, truths, "5 of spades")
 
 
 def test_an_index_away_from_the_corners_of_a_sure_card_stands_only_as_a_sure_game_card():
