@@ -832,14 +832,7 @@ def _index_cards(
     if resized:
         open_hits += resized
         read += reader.read_index(image, [hit.quad for hit in resized])
-    # a card the reader stands by holds the others: its own print (`INDEX_SHIFTS`)
-    stood_by = [r.corners for r in kept if r.confidence >= SURE]
-    moved = [
-        hit.moved(*shift)
-        for hit in _unread_hits(open_hits, read)
-        if not any(points_in_quad(hit.centre, quad)[0] for quad in stood_by)
-        for shift in INDEX_SHIFTS
-    ]
+    moved = _moved_hits(open_hits, read, kept)
     if moved:
         open_hits += moved
         read += reader.read_index(image, [hit.quad for hit in moved])
@@ -873,6 +866,20 @@ def _index_cards(
         if sure_game_card and not _read_already(reading, out):
             out.append(reading)
     return out
+
+
+def _moved_hits(
+    hits: Sequence[IndexHit], read: Sequence[CardReading], kept: Sequence[CardReading]
+) -> list[IndexHit]:
+    """Each index of `hits` that reads nothing (`read`), on no card of `kept` the reader
+    stands by (`SURE`: those hold their own print), moved by each of `INDEX_SHIFTS`."""
+    stood_by = [r.corners for r in kept if r.confidence >= SURE]
+    return [
+        hit.moved(*shift)
+        for hit in _unread_hits(hits, read)
+        if not any(points_in_quad(hit.centre, quad)[0] for quad in stood_by)
+        for shift in INDEX_SHIFTS
+    ]
 
 
 def _unread_hits(hits: Sequence[IndexHit], read: Sequence[CardReading]) -> list[IndexHit]:
