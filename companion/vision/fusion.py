@@ -599,8 +599,7 @@ def _outlined_parts(
         standing = [
             reading
             for reading in tries
-            if reading.face == "up"
-            and _reads_sure(reading)
+            if _face_read_for_sure(reading)
             and not any(_overlaps(reading.corners, r.corners) for r in kept)
         ]
         if standing:
@@ -627,12 +626,12 @@ def _piece_of(reading: CardReading, sure: Sequence[CardReading]) -> bool:
     """Whether `reading` lies mostly (`INSIDE_SURE`) on another of the `sure` readings at
     least 1 / `PART_SIZE` times its size."""
     size = quad_area(reading.corners)
-    return any(
-        other is not reading
-        and size < PART_SIZE * quad_area(other.corners)
-        and quad_cover(reading.corners, other.corners) >= INSIDE_SURE
+    larger = [
+        other.corners
         for other in sure
-    )
+        if other is not reading and size < PART_SIZE * quad_area(other.corners)
+    ]
+    return _mostly_on(reading.corners, larger)
 
 
 def _mostly_on(quad: np.ndarray, cards: Sequence[np.ndarray]) -> bool:
@@ -903,8 +902,9 @@ def _read_already(card: CardReading, readings: Sequence[CardReading]) -> bool:
 
 
 def _face_read_for_sure(reading: CardReading) -> bool:
-    """Whether `reading` is a face up read at `SURE_ENOUGH` or more."""
-    return reading.face == "up" and reading.confidence >= SURE_ENOUGH
+    """Whether `reading` is a face up read for sure (`_reads_sure`: "not a card", also
+    face up, is no face)."""
+    return reading.face == "up" and _reads_sure(reading)
 
 
 def _hits_to_read(
