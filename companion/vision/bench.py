@@ -385,13 +385,10 @@ class HeapTally:
 def index_in_sight(truths: Sequence, k: int) -> np.ndarray:
     """(P, 2) the points (`INDEX_POINT`) of card `k`'s two corner indices that lie under no
     later card of `truths` (drawn over it; a heap's cards lie inside the picture)."""
-    from companion.vision.geometry import index_points, points_in_quad
+    from companion.vision.geometry import index_points, points_in_any
 
     points = index_points(truths[k].corners, *INDEX_POINT)
-    seen = np.ones(len(points), bool)
-    for later in truths[k + 1 :]:
-        seen &= ~points_in_quad(points, later.corners)
-    return points[seen]
+    return points[~points_in_any(points, [later.corners for later in truths[k + 1 :]])]
 
 
 def real_photo_figures(folder: Path, split: str, finder: str = "both") -> dict[str, object]:

@@ -98,6 +98,7 @@ from .geometry import (
     halves,
     near_corners,
     order_clockwise,
+    points_in_any,
     points_in_quad,
     quad_area,
     quad_aspect,
@@ -876,7 +877,7 @@ def _moved_hits(
     return [
         hit.moved(*shift)
         for hit in _unread_hits(hits, read)
-        if not any(points_in_quad(hit.centre, quad)[0] for quad in stood_by)
+        if not points_in_any(hit.centre, stood_by)[0]
         for shift in INDEX_SHIFTS
     ]
 

@@ -10,6 +10,7 @@ cards face their players and half of them lie upside down to the camera anyway.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -235,6 +236,15 @@ def points_in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     rel = points[:, None, :] - quad[None]  # (N, 4, 2)
     cross = edges[None, :, 0] * rel[..., 1] - edges[None, :, 1] * rel[..., 0]
     return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
+
+
+def points_in_any(points: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
+    """For each (x, y) of `points` (N, 2), whether it lies in one of `quads`
+    (`points_in_quad`)."""
+    inside = np.zeros(len(np.asarray(points).reshape(-1, 2)), bool)
+    for quad in quads:
+        inside |= points_in_quad(points, quad)
+    return inside
 
 
 def near_corners(points: np.ndarray, quad: np.ndarray, across: float, along: float) -> np.ndarray:

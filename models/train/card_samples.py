@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from companion.vision.features import rectify_cards
-from companion.vision.geometry import index_points, order_clockwise, points_in_quad, quad_iou
+from companion.vision.geometry import index_points, order_clockwise, points_in_any, quad_iou
 from companion.vision.synth import CardTruth, DistractorSpec
 from companion.vision.synth.art import PLAYING_BACK_STYLES, card_back, card_face, card_mask
 from companion.vision.synth.props import draw_distractor
@@ -436,9 +436,7 @@ def _visible_indices(
         corners = np.asarray(truth.corners, np.float32)
         length = float(np.linalg.norm(corners[3] - corners[0]))
         points = index_points(corners, *middle)
-        covered = np.zeros(len(points), bool)
-        for later in truths[k + 1 :]:
-            covered |= points_in_quad(points, later.corners)
+        covered = points_in_any(points, [later.corners for later in truths[k + 1 :]])
         for turn, point, hidden in zip((0, 2), points, covered, strict=True):
             quad = np.roll(corners, -turn, axis=0)
             out.append((point, quad, length, None if hidden else _truth_classes(truth)))

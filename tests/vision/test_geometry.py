@@ -16,6 +16,7 @@ from companion.vision.geometry import (
     is_convex,
     near_corners,
     order_clockwise,
+    points_in_any,
     points_in_quad,
     quad_area,
     quad_aspect,
@@ -107,6 +108,14 @@ def test_points_in_quad_count_its_outline_and_either_winding():
     points = np.float32([[25, 35], UPRIGHT[0], [-1, 35], [25, 91]])
     assert points_in_quad(points, UPRIGHT).tolist() == [True, True, False, False]
     assert points_in_quad(points, UPRIGHT[::-1]).tolist() == [True, True, False, False]
+
+
+def test_points_in_any_quad():
+    points = np.float32([[25, 35], [125, 35], [-1, 35]])
+    beside = UPRIGHT + np.float32([100, 0])
+    assert points_in_any(points, [UPRIGHT, beside]).tolist() == [True, True, False]
+    assert points_in_any(points, []).tolist() == [False, False, False]
+    assert points_in_any(points[0], [UPRIGHT]).tolist() == [True]  # one point
 
 
 def test_side_moved_moves_one_side_towards_or_away_from_the_opposite_one():
