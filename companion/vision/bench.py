@@ -39,13 +39,14 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from companion.vision.pipeline import FINDERS
+from companion.vision.types import CardReading
 
 HELD_OUT_SEED = 5_000_000
 EMPTY_SEED = 6_000_000
@@ -405,11 +406,10 @@ def real_photo_figures(folder: Path, split: str, finder: str = "both") -> dict[s
         if image is None:
             raise ValueError(f"cannot read {entry['file']}")
         readings, _ = timed_read("playing-cards", image, times, finder)
-        matches = match_labels(
-            [card["box"] for card in entry["cards"]], [r.corners for r in readings], image.shape[:2]
-        )
+        cards = entry["cards"]
+        matches = match_cards(cards, readings, image.shape[:2])
         c["images"] += 1
-        for card, best in zip(entry["cards"], matches, strict=True):
+        for card, best in zip(cards, matches, strict=True):
             rank = GAME_RANK_TEXT.get(card["rank"])
             c["cards"] += 1
             c["game cards" if rank else "other cards"] += 1
@@ -419,10 +419,7 @@ def real_photo_figures(folder: Path, split: str, finder: str = "both") -> dict[s
             reading = readings[best]
             if rank is None and reading.rank is not None:
                 c["non-game read as 1..5"] += 1
-            right = (reading.rank, reading.suit if rank else None) == (
-                rank,
-                card["suit"] if rank else None,
-            )
+            right = reads_label(card, reading)
             if rank and reading.rank is not None and not right:
                 c["game card read as another"] += 1
             c["right"] += right
@@ -444,19 +441,66 @@ def real_photo_figures(folder: Path, split: str, finder: str = "both") -> dict[s
     }
 
 
+def match_cards(
+    cards: Sequence[dict], readings: Sequence[CardReading], shape: tuple[int, int]
+) -> list[int | None]:
+    """`match_labels` for the labelled cards of a real photo (manifest entries), those a
+    reading reads right (`reads_label`) first."""
+    return match_labels(
+        [card["box"] for card in cards],
+        [reading.corners for reading in readings],
+        shape,
+        lambda label, reading: reads_label(cards[label], readings[reading]),
+    )
+
+
+def reads_label(card: dict, reading: CardReading) -> bool:
+    """Whether `reading` reads a labelled card of the real photos (a manifest entry) right:
+    face up or down as labelled, a game card by its rank and suit, any other card as no
+    game card."""
+    rank = GAME_RANK_TEXT.get(card["rank"])
+    face = "up" if card.get("face_up", True) else "down"
+    return (reading.face, reading.rank, reading.suit if rank else None) == (
+        face,
+        rank,
+        card["suit"] if rank else None,
+    )
+
+
 def match_labels(
-    labels: Sequence[Sequence[float]], quads: Sequence[np.ndarray], shape: tuple[int, int]
+    labels: Sequence[Sequence[float]],
+    quads: Sequence[np.ndarray],
+    shape: tuple[int, int],
+    reads_right: Callable[[int, int], bool] | None = None,
 ) -> list[int | None]:
     """For each labelled box (x0, y0, x1, y1: the visible part of a card), in order, the
-    index of the reading quad that stands for it (each reading at most once), or None."""
+    index of the reading quad that stands for it (each reading at most once), or None.
+
+    The pairs that cover each other well enough (`_cover_score`) are taken best first, so
+    the order of the labels in a manifest changes nothing; with `reads_right(label,
+    reading)`, the pairs where the reading names the labelled card are taken first. Why: a
+    card read from its corner index alone is reported whole, and its quad can cover the
+    card lying over it as well as its own visible part: taken label by label, the real
+    test photo IMG_2598's Ace of diamonds, read right under a 9 of hearts, stood for the 9
+    (listed first), as a 9 read as an Ace, and the Ace went unread.
+    """
     boxes = _shown_boxes(quads, shape)
+    pairs = [
+        (score, label, reading)
+        for label, truth in enumerate(labels)
+        for reading, offered in enumerate(boxes)
+        if (score := _cover_score(truth, offered)) is not None
+    ]
+    passes = [pairs]
+    if reads_right is not None:
+        passes.insert(0, [pair for pair in pairs if reads_right(pair[1], pair[2])])
+    matches: list[int | None] = [None] * len(labels)
     used: set[int] = set()
-    matches = []
-    for label in labels:
-        best = _best_box(label, boxes, used)
-        if best is not None:
-            used.add(best)
-        matches.append(best)
+    for chosen in passes:
+        for _, label, reading in sorted(chosen, key=lambda pair: -pair[0]):
+            if matches[label] is None and reading not in used:
+                matches[label] = reading
+                used.add(reading)
     return matches
 
 
@@ -485,22 +529,19 @@ def _mask_box(mask: np.ndarray) -> tuple[float, float, float, float] | None:
     return float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)
 
 
-def _best_box(truth: Sequence[float], boxes: Sequence[list], used: set[int]) -> int | None:
-    """The reading whose box covers the labelled box best (labels of cut or covered cards
-    only box their visible part, so coverage of the label counts, not IoU); each reading
-    may offer several boxes (`_shown_boxes`)."""
+def _cover_score(truth: Sequence[float], offered: Sequence[tuple]) -> float | None:
+    """How well a reading's boxes (`_shown_boxes`) cover the labelled box, None where none
+    covers it enough: labels of cut or covered cards only box their visible part, so the
+    coverage of the label counts, not IoU."""
     tx0, ty0, tx1, ty1 = truth
     truth_area = max(1.0, (tx1 - tx0) * (ty1 - ty0))
-    best, best_score = None, 0.0
-    for index, offered in enumerate(boxes):
-        if index in used:
-            continue
-        for x0, y0, x1, y1 in offered:
-            inter = max(0.0, min(x1, tx1) - max(x0, tx0)) * max(0.0, min(y1, ty1) - max(y0, ty0))
-            area = max(1.0, (x1 - x0) * (y1 - y0))
-            score = min(inter / truth_area, inter / area / 0.6)
-            if inter / truth_area >= 0.7 and inter / area >= 0.4 and score > best_score:
-                best, best_score = index, score
+    best = None
+    for x0, y0, x1, y1 in offered:
+        inter = max(0.0, min(x1, tx1) - max(x0, tx0)) * max(0.0, min(y1, ty1) - max(y0, ty0))
+        area = max(1.0, (x1 - x0) * (y1 - y0))
+        score = min(inter / truth_area, inter / area / 0.6)
+        if inter / truth_area >= 0.7 and inter / area >= 0.4 and (best is None or score > best):
+            best = score
     return best
 
 

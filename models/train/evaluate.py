@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -23,9 +24,10 @@ import numpy as np
 from companion.vision.decks import enroll, load_deck
 from companion.vision.read import CardReader
 from companion.vision.synth import random_scene, render_scene
+from companion.vision.types import CardReading
 
 from .demo_deck import render_pictures
-from .real_photos import load_real_cards
+from .real_photos import RealCard, load_real_cards
 
 SCENE_SEED = 900_000  # far from every training seed
 
@@ -56,9 +58,8 @@ def real_photos() -> Counter:
             if card.split != "test" or card.corners is None:
                 continue
             reading = reader.read_batch(image, [card.corners])[0]
-            game = card.rank <= 5
-            truth = ("up", card.rank if game else None, card.suit if game else None)
-            _score(truth, (reading.face, reading.rank, reading.suit if game else None), counts)
+            truth = _real_truth(card)
+            _score(truth, _as_read(reading, truth), counts)
     return counts
 
 
@@ -78,23 +79,43 @@ def real_photos_detected() -> Counter:
         if not cards or cards[0].split != "test":
             continue
         readings = pipeline.read(image)
+        truths = [_real_truth(card) for card in cards]
         matches = match_labels(
-            [c.box for c in cards], [r.corners for r in readings], image.shape[:2]
+            [c.box for c in cards],
+            [r.corners for r in readings],
+            image.shape[:2],
+            _reads_truth(readings, truths),
         )
-        for card, best in zip(cards, matches, strict=True):
+        for card, truth, best in zip(cards, truths, matches, strict=True):
             game = card.rank <= 5
-            truth = ("up", card.rank if game else None, card.suit if game else None)
             if best is None:
                 counts["cards"] += 1
                 counts["game cards"] += game
                 counts["not found"] += 1
                 continue
-            r = readings[best]
-            _score(truth, (r.face, r.rank, r.suit if game else None), counts)
+            _score(truth, _as_read(readings[best], truth), counts)
         counts["phantom game cards"] += sum(
             1 for i, r in enumerate(readings) if i not in matches and r.rank is not None
         )
     return counts
+
+
+def _real_truth(card: RealCard) -> tuple:
+    """(face, rank, suit) of a labelled real card as `_score` compares it: no rank nor suit
+    for a 6..King."""
+    game = card.rank <= 5
+    return ("up", card.rank if game else None, card.suit if game else None)
+
+
+def _reads_truth(readings: list[CardReading], truths: list[tuple]) -> Callable[[int, int], bool]:
+    """`bench.match_labels`' test of a pair: whether reading j reads truth i right."""
+    return lambda i, j: _as_read(readings[j], truths[i]) == truths[i]
+
+
+def _as_read(reading: CardReading, truth: tuple) -> tuple:
+    """(face, rank, suit) of a reading as `_score` compares it with `truth`: its suit only
+    where the truth is a game card."""
+    return (reading.face, reading.rank, reading.suit if truth[1] is not None else None)
 
 
 def synthetic(deck_name: str, scene_deck: str, edition: str | int | None, n: int) -> Counter:

@@ -142,3 +142,20 @@ def test_a_covered_card_is_matched_by_the_part_of_it_in_sight():
     assert match_labels([label], [under], (200, 300)) == [None]
     # each reading stands for one label at most
     assert match_labels([label, label], [under, over], (200, 300)) == [0, None]
+
+
+def test_labels_are_matched_best_pair_first_and_right_readings_before_others():
+    """A card read whole from its index under another card can cover the card over it
+    better than its own visible part (real test photo IMG_2598): the best pair wins
+    whatever the labels' order, and a reading goes to the card it names first."""
+    under = np.float32([[10, 10], [110, 10], [110, 150], [10, 150]])
+    over_card = (40, 20, 120, 150)  # covered by the reading at 0.875
+    own_strip = (10, 10, 55, 150)  # covered at 0.75
+    shape = (200, 300)
+    assert match_labels([over_card, own_strip], [under], shape) == [0, None]
+    assert match_labels([own_strip, over_card], [under], shape) == [None, 0]
+
+    def names_the_strip(label: int, reading: int) -> bool:
+        return label == 1
+
+    assert match_labels([over_card, own_strip], [under], shape, names_the_strip) == [None, 0]
