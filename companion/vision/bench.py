@@ -17,7 +17,8 @@ Figures (targets from issue 3):
   The labels box only the visible part of a card; a reading matches a label by its box
   inside the photo or by the box of its part no other reading covers (`_shown_boxes`: a
   card read from its corner index alone is reported whole, under the card that covers
-  it).
+  it); pairs are taken best first, those where the reading names the labelled card
+  before the others (`match_cards`).
 - with `--heaps N`: N held-out close-up heaps of 2 to 5 playing cards (as the real photos
   show them: `random_scene(..., layout="pile")`), each face whose corner index is in
   sight counted: read right or not, and game cards read where no such card lies or as
