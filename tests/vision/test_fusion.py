@@ -158,6 +158,28 @@ def test_a_learned_twin_of_a_surely_read_edge_quad_is_not_read_again() -> None:
     assert reader.batches == [[(100, 100), (101, 100)], []]
 
 
+def test_an_edge_quad_whose_learned_twin_the_first_look_read_for_sure_is_not_read() -> None:
+    """The edge finder runs on a frame in doubt, after the learned finder's first look: an
+    edge quad on a card that look read for sure shares that reading; one whose twin read
+    unsure is read."""
+    sure_edge, unsure_edge = card_at(100, 100), card_at(300, 100)
+    sure_twin, unsure_twin = card_at(101, 100), card_at(300, 101)
+    found = Candidates(
+        [sure_edge, unsure_edge], [True, True], [sure_twin, unsure_twin], [sure_twin, unsure_twin]
+    )
+    first_look = {
+        sure_twin.tobytes(): reading(sure_twin, "back", 0.95),
+        unsure_twin.tobytes(): reading(unsure_twin, OTHER, 0.4),
+    }
+    reader = ScriptedReader({(300, 100): ("back", 0.93)})
+    readings = _read_quads(np.zeros((10, 10, 3), np.uint8), reader, found, dict(first_look))
+    assert [batch for batch in reader.batches if batch] == [[(300, 100)]]
+    assert readings[0] is first_look[sure_twin.tobytes()]
+    assert readings[2] is readings[0]
+    assert (readings[1].label, readings[1].confidence) == ("back", 0.93)
+    assert readings[3] is readings[1]  # the edge quad now reads sure: its twin shares it
+
+
 def test_overlapping_cards_of_one_finder_both_stay() -> None:
     """Two overlapping cards the edge finder told apart are its decision, not a duplicate."""
     lower, upper = card_at(100, 100), card_at(125, 100)
