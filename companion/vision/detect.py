@@ -144,13 +144,11 @@ class _Candidate:
     guessed: bool = False  # spanned from one corner of a larger contour
 
 
-def find_cards(image: np.ndarray, near: np.ndarray | None = None) -> list[np.ndarray]:
+def find_cards(image: np.ndarray) -> list[np.ndarray]:
     """Return the corners of every card in `image` (BGR or grey, uint8).
 
     Each card is a (4, 2) float32 array in the image's pixels, ordered as
-    `geometry.order_clockwise` does (clockwise, first edge a short side). With `near`, a
-    mask over the whole picture at any resolution, only outlines that meet its set pixels
-    are looked at (the edge map, and so every threshold, is still the whole picture's).
+    `geometry.order_clockwise` does (clockwise, first edge a short side).
     """
     colour = as_bgr(image)
     height, width = colour.shape[:2]
@@ -163,9 +161,7 @@ def find_cards(image: np.ndarray, near: np.ndarray | None = None) -> list[np.nda
     # A step across a side counts when it stands out of the table's own gradient level
     # (a 3x3 Sobel sums about 8 times the step it sees).
     step = max(MIN_STEP, STEP_FACTOR * floor / 8)
-    if near is not None:
-        near = cv2.resize(near.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST) > 0
-    candidates = _card_shaped_contours(small, grey_small, edges, step, near)
+    candidates = _card_shaped_contours(small, grey_small, edges, step)
     kept = _resolve_overlaps(candidates)
     if not kept:
         return []
@@ -216,11 +212,7 @@ def _edge_map(small: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
 
 
 def _card_shaped_contours(
-    small: np.ndarray,
-    grey: np.ndarray,
-    edges: np.ndarray,
-    step: float,
-    near: np.ndarray | None = None,
+    small: np.ndarray, grey: np.ndarray, edges: np.ndarray, step: float
 ) -> list[_Candidate]:
     """Every card the edge map shows: whole card-shaped contours, and cards seen as two
     full sides meeting at a corner of a larger contour (cards touching, overlapping or
@@ -243,11 +235,9 @@ def _card_shaped_contours(
         for contour in cv2.findContours(edge_map, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)[0]:
             if len(contour) < min_points:
                 continue
-            x, y, width, height = cv2.boundingRect(contour)
+            _, _, width, height = cv2.boundingRect(contour)
             if width * height < min_area or min(width, height) < min_len / MAX_ASPECT:
                 continue  # too small, or a thin line
-            if near is not None and not near[y : y + height, x : x + width].any():
-                continue
             candidate = _quad_of(contour, min_len, max_len)
             if candidate is None:
                 if edge_map is edges:

@@ -16,8 +16,6 @@ How they are joined:
   cards right (2,805 before), and one animal card of 2,916 fewer (since the reader reads
   small 6..Kings for sure, on 56% of those playing tables). Otherwise both
   finders' quads are read as below, and a quad the first look read is not read again;
-  the edge finder then follows only outlines that meet card the net sees and no card
-  read for sure covers (`EDGE_MARGIN`);
 - where the net sees no card under an edge quad (`NET_AGREES`), only a face read for sure
   counts, or a back read surer still (`BACK_WITHOUT_NET`): a tile of the table, a phone or
   a note that made a clean outline is not card to the net, and reads at best as an unsure
@@ -233,21 +231,6 @@ SURE = 0.5
 # second time from its rough rectangle; an edge quad read so sure is not read again from
 # its twin.
 SURE_ENOUGH = 0.9
-# The edge finder, run on a frame the learned finder leaves in doubt, follows only the
-# outlines that meet the net's card pixels no card read for sure covers, grown by this
-# many net pixels (about 25 pixels of a 1280x720 frame; `_doubt_mask`): elsewhere every
-# card is read for sure already, and its outlines can only add a card's printed frame or
-# a phantom. Measured (2026-12-01) on the tuning sets (playing 200 scenes each from
-# 960,100 / 960,300 / 960,500, animals from 950,100 / 950,300, 150 empty tables each, the
-# real train split, 120 heaps): playing 2,898 -> 2,899 cards right (a King read on its
-# own outline, not its picture's frame), animal phantoms 4 -> 3, the rest the same; at 16,
-# the same cards; at 4, the same; with the quads of unsure readings only added to the
-# card pixels of cards unsettled (a back read at 0.7 counts as settled), a back under a
-# card was cut in two backs. Time, both ways frame by frame in one process over 100
-# tuning tables: 6% less per frame on average on playing tables (60.6 -> 56.7 ms), 9% on
-# animal tables (41.5 -> 37.9), p90 5% and 15% less; frames the learned finder settles
-# are not touched.
-EDGE_MARGIN = 8
 # A learned quad overlapping an edge quad the net agrees with this much (IoU) is its twin:
 # both finders placed the same card's sides on the same edges. On tuning scenes (40 per
 # deck) 350 of about 560 learned quads were twins, and a twin read otherwise than its
@@ -393,7 +376,7 @@ def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
     kept = _read_found(image, reader, found, known) if found.quads else []
     if not _in_doubt(found, kept):
         return kept
-    found = _with_edges(colour, _zoomed(colour, found, kept), _doubt_mask(found, kept))
+    found = _with_edges(colour, _zoomed(colour, found, kept))
     kept = _read_found(image, reader, found, known, search_sides=True) if found.quads else []
     region = _unexplained(found, kept) if reader.deck.kind == PLAYING_CARDS else None
     if region is not None and found.maps is not None and found.net_image is not None:
@@ -816,27 +799,13 @@ def _zoomed(colour: np.ndarray, found: Candidates, kept: list[CardReading]) -> C
     )
 
 
-def _with_edges(
-    colour: np.ndarray, learned: Candidates, near: np.ndarray | None = None
-) -> Candidates:
-    """`learned` with the edge finder's quads of the same frame (with `near`, only those
-    meeting its set pixels: `detect.find_cards`), and whether the net sees card under
-    each."""
-    edges = find_cards(colour, near)
+def _with_edges(colour: np.ndarray, learned: Candidates) -> Candidates:
+    """`learned` with the edge finder's quads of the same frame, and whether the net sees
+    card under each."""
+    edges = find_cards(colour)
     maps = learned.maps
     agrees = (maps.card_cover(edges) >= NET_AGREES).tolist() if edges and maps is not None else []
     return replace(learned, edges=edges, net_agrees=agrees)
-
-
-def _doubt_mask(found: Candidates, kept: list[CardReading]) -> np.ndarray | None:
-    """The net's card pixels that no card of `kept` read for sure covers, grown by
-    `EDGE_MARGIN` (a uint8 mask at the net's resolution): where the edge finder's outlines
-    can still change a reading. None without the net's maps."""
-    if found.maps is None:
-        return None
-    mask = _uncovered(found.maps, [reading for reading in kept if _reads_sure(reading)])
-    side = 2 * EDGE_MARGIN + 1
-    return cv2.dilate(mask, np.ones((side, side), np.uint8))
 
 
 def pick_readings(

@@ -56,21 +56,6 @@ def test_plain_tables_light_and_dark(table):
     assert_found_exactly(image, truths)
 
 
-def test_only_outlines_meeting_the_mask_are_followed():
-    """`near` (a mask over the picture, at any resolution) limits the finder to the cards
-    whose outlines meet it; the thresholds stay the whole picture's."""
-    image, truths = scene("plain-light", cards_in_a_row())
-    near = np.zeros((54, 96), np.uint8)  # a tenth of the picture's size
-    x, y = truths[2].center
-    near[round(y / 10), round(x / 10)] = 1
-    quads = find_cards(image, near)
-    assert len(quads) == 1 and quad_iou(quads[0], truths[2].corners) >= 0.85
-    # the quad found is the one the whole picture's search finds for that card
-    whole = max(find_cards(image), key=lambda q: quad_iou(q, truths[2].corners))
-    assert np.allclose(quads[0], whole)
-    assert find_cards(image, np.zeros_like(near)) == []
-
-
 @pytest.mark.parametrize("table", ["wood-light", "wood-dark", "linen", "marble"])
 def test_textured_tables(table):
     image, truths = scene(table, cards_in_a_row("animals"))
