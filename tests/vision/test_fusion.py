@@ -102,7 +102,7 @@ class ScriptedReader:
 
 def test_only_a_placed_quad_that_reads_no_card_for_sure_has_its_rough_rectangle_read() -> None:
     """A placed quad read as a 6..King for sure lies on a card's print: its rough
-    rectangle is not read (a third of a settled table's quads once were); one read
+    rectangle is not read (a quarter of a settled table's quads once were); one read
     unsure, even as a 6..King, is looked at again."""
     placed = [card_at(100, 100), card_at(300, 100), card_at(500, 100)]
     rough = [card_at(98, 99), card_at(298, 99), card_at(498, 99)]
