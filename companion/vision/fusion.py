@@ -709,8 +709,8 @@ def _read_quads(
     edge_count = len(found.edges)
     twins = {edge_count + j: e for j, e in _edge_twins(found).items()}
     read_before = _twins_read_before(found, twins, known)
-    first = [index for index in range(len(found.quads)) if index not in twins]
-    read = _read_at(image, reader, found.quads, [i for i in first if i not in read_before], known)
+    first = [i for i in range(len(found.quads)) if i not in twins and i not in read_before]
+    read = _read_at(image, reader, found.quads, first, known)
     read.update(read_before)
     unsure = [index for index, e in twins.items() if _preference(read[e]) < (True, SURE_ENOUGH)]
     read.update(_read_at(image, reader, found.quads, unsure, known))
