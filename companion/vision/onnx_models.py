@@ -10,6 +10,7 @@ from pathlib import Path
 
 import onnxruntime as ort
 
+# Links to the files in the repository's models/ (copies in a built wheel): models/README.md.
 MODELS_DIR = Path(__file__).resolve().parent / "models_data"
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-MODELS_DATA = Path(__file__).resolve().parents[2] / "companion" / "vision" / "models_data"
+# The models live in models/; the package links to them (companion/vision/models_data/).
+MODELS_DATA = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""Training of the card finder (`companion/vision/models_data/card_finder.onnx`, model card
+"""Training of the card finder (`models/card_finder.onnx`, model card
 in models/README.md): rendered tables with per-pixel card and core masks, a small U-Net,
 its ONNX export. torch is imported only inside the functions that need it.
 

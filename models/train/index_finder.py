@@ -1,4 +1,4 @@
-"""Training of the corner-index finder (`companion/vision/models_data/index_finder.onnx`,
+"""Training of the corner-index finder (`models/index_finder.onnx`,
 model card in models/README.md; the runtime is `companion/vision/corner_index.py`).
 
 Each sample is a rendered frame (or a crop of it, so that cards are cut by the border and

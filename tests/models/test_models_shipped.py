@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from companion.vision import corner_index, segment
 from companion.vision.features import CORNER_SIZE, EMBED_SIZE, WHOLE_SIZE
-from companion.vision.onnx_models import model_session
+from companion.vision.onnx_models import MODELS_DIR, model_session
 from companion.vision.read import EMBED_MODEL, INDEX_MODEL, PLAYING_MODEL, WHOLE_MODEL
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -22,6 +24,19 @@ SHIPPED = [
     segment.CLOSE_UP_MODEL,
     corner_index.MODEL,
 ]
+
+
+REPO_MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+def test_every_model_in_models_is_shipped_through_a_link() -> None:
+    """The models live in models/ with their cards; the package reaches them by links."""
+    in_repo = {p.name for p in REPO_MODELS.glob("*.onnx")}
+    assert in_repo == {p.name for p in SHIPPED}
+    for name in in_repo:
+        link = MODELS_DIR / name
+        assert link.is_symlink(), f"{link} should link to models/{name}"
+        assert link.resolve() == (REPO_MODELS / name).resolve()
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)

@@ -1,1 +1,2 @@
-"""Files the vision layer ships: ONNX models and deck profiles (see models/README.md)."""
+"""Files the vision layer ships: the ONNX models (links to models/, copied into a built
+wheel; see models/README.md) and the demo deck profile."""
