@@ -4,7 +4,7 @@
 benchmark call per frame. Quads that the reader says hold no card at all (a tile of the
 table, a phone's screen) are dropped here, so a phantom never reaches the tracker.
 
-`finder=` picks how cards are found: `both` (the default, fusion.py: the learned finder,
+`finder=` picks how cards are found: `both` (the default, the fusion package: the learned finder,
 and the edge finder too where the learned one leaves doubt, the better reading of each
 card kept), `edges` (detect.py) or
 `learned` (segment.py) alone. `companion bench vision --finder ...` measures each on the

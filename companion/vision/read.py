@@ -135,7 +135,7 @@ MIN_SIMILARITY = 0.7
 MIN_MARGIN = 0.25
 # A match this close and this clear reads at confidence 1 (right cards read at about 0.9
 # and 0.6): on the scale of the playing cards' readings, so that the default finder's
-# "sure enough" (fusion.SURE_ENOUGH) means the same for both decks.
+# "sure enough" (fusion.levels.SURE_ENOUGH) means the same for both decks.
 SURE_SIMILARITY = 0.9
 SURE_MARGIN = 0.45
 # Below this similarity to every enrolled picture a quad is nothing of the deck at all (a

@@ -15,7 +15,7 @@ core is no card's shape, and its core is split where the net is surest (`SPLIT_L
 
 On its own (`--finder learned`) it finds more cards than the edge finder and makes fewer
 phantoms, but its corners are less exact and it does worse on the real photos; the
-default finder (`fusion.py`) runs both and keeps, card by card, the better reading
+default finder (`fusion/`) runs both and keeps, card by card, the better reading
 (figures in `models/README.md`).
 """
 

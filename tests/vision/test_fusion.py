@@ -14,28 +14,27 @@ from companion.vision.bench import synthetic_scenes
 from companion.vision.corner_index import IndexHit
 from companion.vision.decks import load_deck
 from companion.vision.fusion import (
-    INDEX_CONTEXT,
-    LEARNED_ALONE_FLOOR,
-    MOVED_GAME,
-    SIDE_SHIFTS,
-    SURE_ENOUGH,
-    TWIN,
-    ZOOM_GAME,
     Candidates,
-    _agreed_game_cards,
-    _in_doubt,
-    _index_cards,
-    _outlined_parts,
-    _read_at,
     _read_found,
-    _read_quads,
-    _side_search,
-    _unexplained,
-    _without_parts,
+    doubt,
     find_candidates,
+    finders,
+    indices,
+    pairs,
+    parts,
     pick_readings,
+    picking,
     read_cards,
+    sides,
 )
+from companion.vision.fusion.candidates import TWIN
+from companion.vision.fusion.doubt import INDEX_CONTEXT, in_doubt, unexplained
+from companion.vision.fusion.indices import index_cards
+from companion.vision.fusion.levels import SURE_ENOUGH
+from companion.vision.fusion.parts import outlined_parts, without_parts
+from companion.vision.fusion.picking import LEARNED_ALONE_FLOOR, ZOOM_GAME
+from companion.vision.fusion.reading import read_at, read_quads
+from companion.vision.fusion.sides import MOVED_GAME, SIDE_SHIFTS, _agreed_game_cards, side_search
 from companion.vision.geometry import order_clockwise, quad_iou, quad_long_side
 from companion.vision.pipeline import CardPipeline
 from companion.vision.read import NOT_A_CARD, OTHER, CardReader
@@ -145,7 +144,7 @@ def test_a_learned_twin_of_a_surely_read_edge_quad_is_not_read_again() -> None:
             (500, 100): ("back", 0.97),
         }
     )
-    readings = _read_quads(np.zeros((10, 10, 3), np.uint8), reader, found, {})
+    readings = read_quads(np.zeros((10, 10, 3), np.uint8), reader, found, {})
     assert reader.batches == [[(100, 100), (300, 100), (500, 100)], [(300, 101)]]
     assert readings[2] is readings[0]  # the sure edge reading stands for its twin
     assert (readings[3].label, readings[3].confidence) == ("back", 0.92)
@@ -154,7 +153,7 @@ def test_a_learned_twin_of_a_surely_read_edge_quad_is_not_read_again() -> None:
     # an edge quad the net does not agree with has no twin: its learned quad is read
     found = Candidates([sure], [False], [sure_twin], [sure_twin])
     reader.batches.clear()
-    _read_quads(np.zeros((10, 10, 3), np.uint8), reader, found, {})
+    read_quads(np.zeros((10, 10, 3), np.uint8), reader, found, {})
     assert reader.batches == [[(100, 100), (101, 100)], []]
 
 
@@ -172,7 +171,7 @@ def test_an_edge_quad_whose_learned_twin_the_first_look_read_for_sure_is_not_rea
         unsure_twin.tobytes(): reading(unsure_twin, OTHER, 0.4),
     }
     reader = ScriptedReader({(300, 100): ("back", 0.93)})
-    readings = _read_quads(np.zeros((10, 10, 3), np.uint8), reader, found, dict(first_look))
+    readings = read_quads(np.zeros((10, 10, 3), np.uint8), reader, found, dict(first_look))
     assert [batch for batch in reader.batches if batch] == [[(300, 100)]]
     assert readings[0] is first_look[sure_twin.tobytes()]
     assert readings[2] is readings[0]
@@ -206,7 +205,7 @@ def test_learned_only_readings_need_a_face_or_confidence_and_nothing_is_kept_for
 
 
 def test_the_second_looks_cards_need_a_sure_reading_or_a_game_rank_at_zoom_game() -> None:
-    """The second look (`_zoomed`) makes stray blobs on unseen textures, read as backs at
+    """The second look (`finders.zoomed`) makes stray blobs on unseen textures, read as backs at
     0.66-0.75, and can outline half a card: its quads (the last learned ones) stand only
     for a reading at SURE_ENOUGH, or a game card at ZOOM_GAME (half an Ace read as an Ace
     at 0.5 does not); the first look's from LEARNED_ALONE_FLOOR, and any game card."""
@@ -236,7 +235,7 @@ def test_a_small_card_the_first_look_saw_too_small_is_read_by_the_second(monkeyp
         return any(quad_iou(r.corners, back.corners) >= 0.5 and r.face == "down" for r in readings)
 
     assert read_right(read_cards(image, reader))
-    monkeypatch.setattr(fusion, "ZOOM", 0.0)  # no second look
+    monkeypatch.setattr(finders, "ZOOM", 0.0)  # no second look
     assert not read_right(read_cards(image, reader))
 
 
@@ -327,7 +326,7 @@ def test_a_card_seen_only_by_its_corner_index_is_added() -> None:
     hidden = card_at(100, 100)
     ace = reading(hidden, "A of hearts", 0.9, rank=1)
     other = reading(card_at(400, 100), "back", 0.95)
-    got = _index_cards(None, ScriptedIndexReader([ace]), [index_hit(hidden)], [other])
+    got = index_cards(None, ScriptedIndexReader([ace]), [index_hit(hidden)], [other])
     assert same(got, [other, ace])
 
 
@@ -359,15 +358,15 @@ def test_an_index_that_reads_nothing_is_read_again_at_the_size_of_the_nearest_fa
     far = reading(card_at(900, 100, 60, 84), OTHER, 0.95)  # a smaller card far away
     small = index_hit(card_at(230, 110, 90, 126))  # beside the King, under none
     reader = SizedIndexReader((100, 140))
-    got = _index_cards(None, reader, [small], [king, far])
+    got = index_cards(None, reader, [small], [king, far])
     assert [r.label for r in got] == [OTHER, OTHER, "A of hearts"]
     sides = np.linalg.norm(got[2].corners[[1, 3]] - got[2].corners[0], axis=1)
     assert np.allclose(sides, (100, 140), atol=0.1)
     reader = SizedIndexReader((100, 140))
-    assert same(_index_cards(None, reader, [small], [far]), [far])  # far's size: no card
+    assert same(index_cards(None, reader, [small], [far]), [far])  # far's size: no card
     unsure = reading(card_at(100, 100, 100, 140), OTHER, 0.6)
     reader = SizedIndexReader((100, 140))
-    assert same(_index_cards(None, reader, [small], [unsure]), [unsure])
+    assert same(index_cards(None, reader, [small], [unsure]), [unsure])
     # no face read for sure: no size to go by (moved, the hit keeps its own size)
     sides = [np.linalg.norm(q[[1, 3]] - q[0], axis=1) for q in reader.asked]
     assert np.allclose(sides, (90, 126), atol=0.1)
@@ -388,10 +387,10 @@ def test_of_one_index_read_from_several_hits_the_card_sized_like_its_neighbour_s
         reading(too_big.quad, "A of hearts", 1.0, rank=1),
         reading(right_size.quad, "A of hearts", 0.8, rank=1),
     ]
-    got = _index_cards(None, ScriptedIndexReader(script), [too_big, right_size], [nine])
+    got = index_cards(None, ScriptedIndexReader(script), [too_big, right_size], [nine])
     assert len(got) == 2 and got[1].corners is right_size.quad
     reader = ScriptedIndexReader(script)
-    alone = _index_cards(None, reader, [too_big, right_size], [])  # no size to go by
+    alone = index_cards(None, reader, [too_big, right_size], [])  # no size to go by
     assert len(alone) == 1 and alone[0].corners is too_big.quad
 
 
@@ -408,7 +407,7 @@ def test_a_covered_five_is_read_from_its_index_at_its_neighbours_size(monkeypatc
     index only at the size of the nearest face read for sure."""
     image, truths = next(synthetic_scenes("playing-cards", 1, 960_287))
     assert read_right(image, truths, "5 of spades")
-    monkeypatch.setattr(fusion, "RESIZED", float("inf"))
+    monkeypatch.setattr(indices, "RESIZED", float("inf"))
     assert not read_right(image, truths, "5 of spades")
 
 
@@ -438,16 +437,16 @@ def test_an_index_that_reads_nothing_is_read_again_with_its_middle_moved():
     ace = card_at(200, 100)
     off = IndexHit(ace - (ace[3] - ace[0]) * 0.15, index_hit(ace).centre, 0.8)  # marked low
     reader = PlacedIndexReader(ace[0])
-    (got,) = _index_cards(None, reader, [off], [])
+    (got,) = index_cards(None, reader, [off], [])
     assert got.label == "A of hearts" and np.allclose(got.corners, ace, atol=0.5)
-    assert len(reader.asked) == 1 + len(fusion.INDEX_SHIFTS)
+    assert len(reader.asked) == 1 + len(indices.INDEX_SHIFTS)
     reader = PlacedIndexReader(ace[0])
-    (got,) = _index_cards(None, reader, [index_hit(ace)], [])
+    (got,) = index_cards(None, reader, [index_hit(ace)], [])
     assert len(reader.asked) == 1
     # on a card the reader stands by (0.5 or more), the hit is that card's own print
     holder = reading(card_at(180, 80, 100, 140), OTHER, 0.6)
     reader = PlacedIndexReader(ace[0])
-    assert same(_index_cards(None, reader, [off], [holder]), [holder])
+    assert same(index_cards(None, reader, [off], [holder]), [holder])
     assert len(reader.asked) == 1
 
 
@@ -464,7 +463,7 @@ def test_a_moved_hits_card_comes_after_every_other_reading_of_its_index():
         else reading(q, NOT_A_CARD, 0.0)
         for q in quads
     ]
-    (got,) = _index_cards(None, reader, [lies_low, beside], [])
+    (got,) = index_cards(None, reader, [lies_low, beside], [])
     assert got.corners is beside.quad
 
 
@@ -473,7 +472,7 @@ def test_a_five_whose_index_middle_is_marked_on_its_suit_is_read_moved(monkeypat
     net marks off its middle, is read only with the hit moved (INDEX_SHIFTS)."""
     image, truths = next(synthetic_scenes("playing-cards", 1, 960_235))
     assert read_right(image, truths, "5 of clubs")
-    monkeypatch.setattr(fusion, "INDEX_SHIFTS", [])
+    monkeypatch.setattr(indices, "INDEX_SHIFTS", [])
     assert not read_right(image, truths, "5 of clubs")
 
 
@@ -481,9 +480,9 @@ def test_an_index_inside_a_card_read_for_sure_adds_nothing() -> None:
     card = card_at(100, 100)
     two = reading(card, "2 of hearts", 0.9, rank=2)  # read from both corners and its pips
     ace = reading(card_at(101, 100), "A of hearts", 0.9, rank=1)  # a pip read as an index
-    assert same(_index_cards(None, ScriptedIndexReader([ace]), [index_hit(card)], [two]), [two])
+    assert same(index_cards(None, ScriptedIndexReader([ace]), [index_hit(card)], [two]), [two])
     nine = reading(card, OTHER, 0.95)  # a sure 9: its pips are not a game card either
-    assert same(_index_cards(None, ScriptedIndexReader([ace]), [index_hit(card)], [nine]), [nine])
+    assert same(index_cards(None, ScriptedIndexReader([ace]), [index_hit(card)], [nine]), [nine])
 
 
 def test_an_unsure_quad_holding_a_sure_index_gives_way_to_it() -> None:
@@ -491,9 +490,9 @@ def test_an_unsure_quad_holding_a_sure_index_gives_way_to_it() -> None:
     spanning, card = card_at(100, 100, 100, 70), card_at(100, 100)
     unsure = reading(spanning, OTHER, 0.6)
     ace = reading(card, "A of clubs", 0.95, rank=1)
-    assert same(_index_cards(None, ScriptedIndexReader([ace]), [index_hit(card)], [unsure]), [ace])
+    assert same(index_cards(None, ScriptedIndexReader([ace]), [index_hit(card)], [unsure]), [ace])
     back = reading(spanning, "back", 0.9)  # a face lying on a back: both stay
-    got = _index_cards(None, ScriptedIndexReader([ace]), [index_hit(card)], [back])
+    got = index_cards(None, ScriptedIndexReader([ace]), [index_hit(card)], [back])
     assert same(got, [back, ace])
 
 
@@ -504,10 +503,10 @@ def test_a_game_card_read_unsurely_gives_way_only_to_a_surer_game_index() -> Non
     loose, card = card_at(100, 100, 100, 70), card_at(100, 100)
     diamonds = reading(loose, "A of diamonds", 0.66, rank=1)
     hearts = reading(card, "A of hearts", 1.0, rank=1)
-    got = _index_cards(None, ScriptedIndexReader([hearts]), [index_hit(card)], [diamonds])
+    got = index_cards(None, ScriptedIndexReader([hearts]), [index_hit(card)], [diamonds])
     assert same(got, [hearts])
     nine = reading(card, OTHER, 0.91)
-    got = _index_cards(None, ScriptedIndexReader([nine]), [index_hit(card)], [diamonds])
+    got = index_cards(None, ScriptedIndexReader([nine]), [index_hit(card)], [diamonds])
     assert same(got, [diamonds, nine])
 
 
@@ -520,9 +519,9 @@ def test_the_same_rank_read_less_surely_on_the_same_card_gives_way() -> None:
     clubs = reading(half, "A of clubs", 0.5, rank=1)
     hearts = reading(card, "A of hearts", 1.0, rank=1)
     hit = IndexHit(card, np.float32([185, 115]), 0.9)  # an index outside the half's quad
-    assert same(_index_cards(None, ScriptedIndexReader([hearts]), [hit], [clubs]), [hearts])
+    assert same(index_cards(None, ScriptedIndexReader([hearts]), [hit], [clubs]), [hearts])
     two = reading(card_at(60, 100, 100, 140), "2 of hearts", 0.6, rank=2)
-    got = _index_cards(None, ScriptedIndexReader([hearts]), [hit], [two])
+    got = index_cards(None, ScriptedIndexReader([hearts]), [hit], [two])
     assert same(got, [two, hearts])
 
 
@@ -530,14 +529,14 @@ def test_both_corners_of_one_card_add_it_once_but_fanned_cards_all_count() -> No
     card = card_at(100, 100)
     turned = np.roll(card, 2, axis=0)  # the bottom-right index: the quad seen from there
     first, second = (reading(q, "A of hearts", c, rank=1) for q, c in ((card, 0.9), (turned, 0.8)))
-    got = _index_cards(
+    got = index_cards(
         None, ScriptedIndexReader([first, second]), [index_hit(card), index_hit(turned)], []
     )
     assert same(got, [first])
     # fanned: the next card lies 20 px to the right, its own index on the first one's face
     fanned = card_at(120, 100)
     two = reading(fanned, "2 of hearts", 0.9, rank=2)
-    got = _index_cards(
+    got = index_cards(
         None, ScriptedIndexReader([first, two]), [index_hit(card), index_hit(fanned)], []
     )
     assert same(got, [first, two])
@@ -548,7 +547,7 @@ def test_an_index_read_as_a_sure_six_to_king_adds_a_face_and_no_card_adds_nothin
     nine = reading(card, OTHER, 0.95)  # read_index gives "other" only for a sure 6..King
     script = [nine, reading(elsewhere, NOT_A_CARD, 0.3)]
     hits = [index_hit(card), index_hit(elsewhere)]
-    assert same(_index_cards(None, ScriptedIndexReader(script), hits, []), [nine])
+    assert same(index_cards(None, ScriptedIndexReader(script), hits, []), [nine])
 
 
 def test_indices_are_looked_for_only_where_card_is_left_unexplained() -> None:
@@ -561,15 +560,15 @@ def test_indices_are_looked_for_only_where_card_is_left_unexplained() -> None:
     found = Candidates([], [], [], [], CardMaps(card, card, 0.5, 0.5), net_image)
     first, second = card_at(100, 100), card_at(500, 100)
     sure = [reading(first, "A of hearts", 0.95, rank=1), reading(second, "back", 0.9)]
-    assert _unexplained(found, sure) is None
-    region = _unexplained(found, sure[:1])
+    assert unexplained(found, sure) is None
+    region = unexplained(found, sure[:1])
     assert region is not None and all(v % 16 == 0 for v in region)
     x0, y0, x1, y1 = region
     grown = INDEX_CONTEXT
     assert x0 <= 250 - grown and x1 >= 275 + grown and y0 <= max(0, 50 - grown) and y1 >= 85 + grown
     assert x0 > 75  # the first card, read for sure, is not looked at again
-    assert _unexplained(found, [sure[0], reading(second, OTHER, 0.3)]) == region
-    assert _unexplained(Candidates([], [], [], []), []) is None  # no map: nothing to explain
+    assert unexplained(found, [sure[0], reading(second, OTHER, 0.3)]) == region
+    assert unexplained(Candidates([], [], [], []), []) is None  # no map: nothing to explain
 
 
 def test_a_small_card_the_net_sees_faintly_leaves_doubt(monkeypatch) -> None:
@@ -579,21 +578,20 @@ def test_a_small_card_the_net_sees_faintly_leaves_doubt(monkeypatch) -> None:
     card = np.zeros((360, 640), np.float32)
     card[200:212, 300:312] = 1.0
     found = Candidates([], [], [], [], CardMaps(card, card, 0.5, 0.5), np.zeros((368, 640, 3)))
-    assert _in_doubt(found, [])
-    monkeypatch.setattr(fusion, "UNEXPLAINED", 0.001)
-    assert not _in_doubt(found, [])
+    assert in_doubt(found, [])
+    monkeypatch.setattr(doubt, "UNEXPLAINED", 0.001)
+    assert not in_doubt(found, [])
 
 
 def test_the_edge_finder_looks_only_where_the_learned_finder_leaves_doubt(monkeypatch) -> None:
     """Two cards the learned finder reads for sure, and no other card seen by the net: the
     edge finder does not run (half the rendered tables). A card read unsure, or card the
     net sees that no reading explains, and it does."""
-    import companion.vision.fusion as fusion
 
     rng = np.random.default_rng(960_000)  # a 5 of clubs and a back
     image, _ = render_scene(random_scene(rng, 2, "playing-cards", size=(960, 540)))
     calls = []
-    monkeypatch.setattr(fusion, "find_cards", lambda colour: calls.append(1) or [])
+    monkeypatch.setattr(finders, "find_cards", lambda colour: calls.append(1) or [])
     pipeline = CardPipeline(load_deck("playing-cards"))
     assert len(pipeline.read(image)) == 2 and not calls
     rng = np.random.default_rng(960_014)  # one card of two read by the learned finder
@@ -604,9 +602,9 @@ def test_the_edge_finder_looks_only_where_the_learned_finder_leaves_doubt(monkey
     card[50:85, 50:75] = 1.0  # frame (100, 100) to (150, 170)
     found = Candidates([], [], [], [], CardMaps(card, card, 0.5, 0.5), np.zeros((368, 640, 3)))
     here = card_at(100, 100)
-    assert not _in_doubt(found, [reading(here, OTHER, 0.8)])  # a 6..King read clearly
-    assert _in_doubt(found, [reading(here, OTHER, 0.6)])  # or two cards under one quad
-    assert _in_doubt(found, [])
+    assert not in_doubt(found, [reading(here, OTHER, 0.8)])  # a 6..King read clearly
+    assert in_doubt(found, [reading(here, OTHER, 0.6)])  # or two cards under one quad
+    assert in_doubt(found, [])
 
 
 class RuleReader:
@@ -642,7 +640,7 @@ def test_an_unsure_placed_quad_is_read_again_with_a_side_moved() -> None:
         found = Candidates(edge_quads, [True] * len(edges), [placed], [rectangle])
         reader = RuleReader(rule)
         image = np.zeros((10, 10, 3), np.uint8)
-        return _side_search(image, reader, found, [*edges, unsure], rough, {}), reader
+        return side_search(image, reader, found, [*edges, unsure], rough, {}), reader
 
     ace = ("A of hearts", 0.95, 1)
     got, reader = search(read_as(ace))
@@ -694,7 +692,7 @@ def test_a_blurred_five_read_by_two_moved_quads_stands_against_an_unsure_third(m
     five = next(t for t in truths if t.label == "5 of clubs")
     reader = CardReader(load_deck("playing-cards"))
     assert label_on(five.corners, read_cards(image, reader)) == "5 of clubs"
-    monkeypatch.setattr(fusion, "MOVED_AGREEING", 10**9)
+    monkeypatch.setattr(sides, "MOVED_AGREEING", 10**9)
     assert label_on(five.corners, read_cards(image, reader)) is None
 
 
@@ -713,7 +711,7 @@ def test_an_enrolled_decks_game_card_stands_from_a_moved_quad_at_moved_game() ->
         reader = RuleReader(rule)
         reader.deck = load_deck(deck)
         found = Candidates([], [], [placed], [rectangle])
-        return _side_search(np.zeros((10, 10, 3), np.uint8), reader, found, [unsure], rough, {})
+        return side_search(np.zeros((10, 10, 3), np.uint8), reader, found, [unsure], rough, {})
 
     assert [r.label for r in search("demo-animals", MOVED_GAME).values()] == ["lynx"]
     assert search("demo-animals", MOVED_GAME - 0.01) == {}
@@ -736,12 +734,12 @@ def test_a_fragment_is_searched_grown_to_a_cards_shape_too(monkeypatch) -> None:
         found = Candidates([], [], [placed], [rectangle])
         reader = RuleReader(rule)
         image = np.zeros((10, 10, 3), np.uint8)
-        return _side_search(image, reader, found, [unsure], rough, {}), reader
+        return side_search(image, reader, found, [unsure], rough, {}), reader
 
     got, reader = search()
     assert reader.batches == [2 * 4 * len(SIDE_SHIFTS) + 2 * 4]
     assert list(got) == [0] and got[0].label == "A of hearts"
-    monkeypatch.setattr(fusion, "FRAGMENT_ASPECT", 1.0)  # no quad is nearer square
+    monkeypatch.setattr(sides, "FRAGMENT_ASPECT", 1.0)  # no quad is nearer square
     got, reader = search()
     assert got == {} and reader.batches == [2 * 4 * len(SIDE_SHIFTS)]
 
@@ -762,19 +760,19 @@ def test_card_pixels_no_reading_covers_are_read_as_rectangles() -> None:
         return RuleReader(lambda quad: there if quad_iou(quad, card) >= 0.8 else (NOT_A_CARD, 0.9))
 
     reader = read_as(("A of hearts", 0.95, 1))
-    (added,) = _outlined_parts(image, reader, found, [])
+    (added,) = outlined_parts(image, reader, found, [])
     assert added.label == "A of hearts" and quad_iou(added.corners, card) >= 0.8
     assert len(reader.batches) == 1  # one part read, as it is and grown; not the speck
     # read already: its pixels are covered, nothing is read
     kept = [reading(card, "back", 0.95)]
     reader = read_as(("A of hearts", 0.95, 1))
-    assert same(_outlined_parts(image, reader, found, kept), kept) and reader.batches == []
+    assert same(outlined_parts(image, reader, found, kept), kept) and reader.batches == []
     # a card read beside it, lying over half of the part's rectangle: not a new card
     beside = [reading(card_at(400, 370, 100, 140), "back", 0.95)]
-    assert same(_outlined_parts(image, read_as(("A of hearts", 0.95, 1)), found, beside), beside)
+    assert same(outlined_parts(image, read_as(("A of hearts", 0.95, 1)), found, beside), beside)
     # a back or a face read below SURE_ENOUGH is not enough
     for there in (("back", 0.99), (OTHER, SURE_ENOUGH - 0.01), ("A of hearts", 0.6, 1)):
-        assert _outlined_parts(image, read_as(there), found, []) == []
+        assert outlined_parts(image, read_as(there), found, []) == []
 
 
 def test_an_unsure_reading_mostly_on_a_card_read_for_sure_is_dropped() -> None:
@@ -789,7 +787,7 @@ def test_an_unsure_reading_mostly_on_a_card_read_for_sure_is_dropped() -> None:
     unsure_card = reading(card_at(400, 100), OTHER, 0.3)
     on_unsure = reading(card_at(400, 100, 50, 20), OTHER, 0.2)
     readings = [card, strip, corner, beside, overlapping, unsure_card, on_unsure]
-    assert same(_without_parts(readings), [card, beside, overlapping, unsure_card, on_unsure])
+    assert same(without_parts(readings), [card, beside, overlapping, unsure_card, on_unsure])
 
 
 def test_a_game_card_read_unsurely_on_a_piece_of_a_larger_card_read_for_sure_is_dropped():
@@ -802,7 +800,7 @@ def test_a_game_card_read_unsurely_on_a_piece_of_a_larger_card_read_for_sure_is_
     under = reading(card_at(105, 110), "A of hearts", 0.69, rank=1)  # its index in sight
     sure_pip = reading(card_at(110, 130, 30, 30), "A of hearts", SURE_ENOUGH, rank=1)
     readings = [ten, pip, under, sure_pip]
-    assert same(_without_parts(readings), [ten, under, sure_pip])
+    assert same(without_parts(readings), [ten, under, sure_pip])
 
 
 def heap(seed: int) -> tuple[np.ndarray, list]:
@@ -838,7 +836,7 @@ def test_a_game_index_in_the_middle_of_a_card_read_for_sure_is_another_card(monk
     is read, and the 5 stands beside the Jack."""
     image, truths = heap(3_100_038)
     assert read_right(image, truths, "5 of spades")
-    monkeypatch.setattr(fusion, "INDEX_CORNER", (0.5, 0.5))  # every index at a corner
+    monkeypatch.setattr(indices, "INDEX_CORNER", (0.5, 0.5))  # every index at a corner
     assert not read_right(image, truths, "5 of spades")
 
 
@@ -851,19 +849,19 @@ def test_an_index_away_from_the_corners_of_a_sure_card_stands_only_as_a_sure_gam
         (reading(middle.quad, "5 of spades", 0.8, rank=5), False),  # not sure enough
         (reading(middle.quad, OTHER, 0.99), False),  # a 6..King: the Jack's own print
     ):
-        got = _index_cards(None, ScriptedIndexReader([answer]), [middle], [jack])
+        got = index_cards(None, ScriptedIndexReader([answer]), [middle], [jack])
         assert same(got, [jack, answer] if stands else [jack])
     asked = SizedIndexReader((0, 0))
-    assert same(_index_cards(None, asked, [corner], [jack]), [jack])
+    assert same(index_cards(None, asked, [corner], [jack]), [jack])
     assert asked.asked == []  # read with the Jack
 
 
 @pytest.mark.parametrize(
     ("seed", "rank", "centre", "without"),
     [
-        (450_187, 3, (916, 172), {"PART_AREA": 10**9}),  # a lynx 46 px long: no core
-        (450_205, 3, (330, 355), {"FRAGMENT_ASPECT": 0.0}),  # a lynx half under a wolf
-        (450_274, 2, (711, 492), {"ZOOM_GAME": SURE_ENOUGH}),  # a wolf 75 px long
+        (450_187, 3, (916, 172), {(parts, "PART_AREA"): 10**9}),  # a lynx 46 px long: no core
+        (450_205, 3, (330, 355), {(sides, "FRAGMENT_ASPECT"): 0.0}),  # a lynx half under a wolf
+        (450_274, 2, (711, 492), {(picking, "ZOOM_GAME"): SURE_ENOUGH}),  # a wolf 75 px long
     ],
 )
 def test_animal_cards_found_only_by_the_searches_for_badly_outlined_cards(
@@ -878,15 +876,15 @@ def test_animal_cards_found_only_by_the_searches_for_badly_outlined_cards(
     reader = CardReader(load_deck("demo-animals"))
     name = reader.read_batch(image, [card.corners])[0].label
     assert label_on(card.corners, read_cards(image, reader)) == name
-    for constant, value in without.items():
-        monkeypatch.setattr(fusion, constant, value)
+    for (module, constant), value in without.items():
+        monkeypatch.setattr(module, constant, value)
     assert label_on(card.corners, read_cards(image, reader)) != name
 
 
 def test_a_side_search_reads_cards_whose_placed_quad_missed_them(monkeypatch) -> None:
     """Rendered tuning scenes: a 10 of spades 139 px long on gingham (960,231), its placed
     quad out on the table at one corner, found by the side search (and by the outline of
-    the card pixels left uncovered, `_outlined_parts`, and by its index read at its
+    the card pixels left uncovered, `parts.outlined_parts`, and by its index read at its
     neighbours' size and by the index reader, all turned off here); a 4 of
     hearts 55 px long (960,166) read as an unsure face without it, as the 4 of hearts with
     it."""
@@ -897,8 +895,8 @@ def test_a_side_search_reads_cards_whose_placed_quad_missed_them(monkeypatch) ->
         (card,) = [t for t in truths if (t.spec.rank, t.spec.suit) == (rank, suit)]
         assert label_on(card.corners, read_cards(image, reader)) == label
         with monkeypatch.context() as patch:
-            patch.setattr(fusion, "SIDE_SHIFTS", ())
-            patch.setattr(fusion, "PART_AREA", 10**9)
+            patch.setattr(sides, "SIDE_SHIFTS", ())
+            patch.setattr(parts, "PART_AREA", 10**9)
             patch.setattr(fusion, "find_indices", lambda *a: [])  # its index reads too
             without = label_on(card.corners, read_cards(image, reader))
         assert without in (None, OTHER) and without != label
@@ -920,7 +918,7 @@ def test_two_cards_touching_along_a_long_side_are_read_as_two(monkeypatch) -> No
     assert sorted(r.label for r in readings) == ["3 of hearts", "4 of spades"]
     assert [label_on(t.corners, readings) for t in truths] == ["3 of hearts", "4 of spades"]
     with monkeypatch.context() as patch:
-        patch.setattr(fusion, "_split_pairs", lambda *args: args[5])  # the kept readings
+        patch.setattr(fusion, "split_pairs", lambda *args: args[5])  # the kept readings
         merged = read_cards(image, reader)
     assert [r.label for r in merged] == [OTHER] and merged[0].confidence < SURE_ENOUGH
 
@@ -937,7 +935,7 @@ def test_two_fanned_faces_outlined_as_one_are_read_as_two(monkeypatch) -> None:
         return [label_on(t.corners, readings) for t in truths if t.spec.rank in (1, 3)]
 
     assert {"A of diamonds", "3 of spades"} <= set(labels())
-    monkeypatch.setattr(fusion, "fanned_ends", lambda quad: None)
+    monkeypatch.setattr(pairs, "fanned_ends", lambda quad: None)
     assert not {"A of diamonds", "3 of spades"} <= set(labels())
 
 
@@ -950,6 +948,6 @@ def label_on(corners: np.ndarray, readings: list[CardReading]) -> str | None:
 def test_a_quad_read_earlier_in_the_frame_is_not_read_again() -> None:
     reader = ScriptedReader({(100, 100): ("back", 0.95), (300, 100): (OTHER, 0.3)})
     quads, known = [card_at(100, 100), card_at(300, 100)], {}
-    first = _read_at(np.zeros((10, 10, 3), np.uint8), reader, quads, [0], known)
-    both = _read_at(np.zeros((10, 10, 3), np.uint8), reader, quads, [0, 1], known)
+    first = read_at(np.zeros((10, 10, 3), np.uint8), reader, quads, [0], known)
+    both = read_at(np.zeros((10, 10, 3), np.uint8), reader, quads, [0, 1], known)
     assert reader.batches == [[(100, 100)], [(300, 100)]] and both[0] is first[0]

@@ -1,0 +1,169 @@
+"""The default card finder: both finders, and the better reading of each card.
+
+Why both: each finder loses cards the other finds. The edge finder (detect.py) places
+corners to a pixel but loses white cards on white cloth, cards on gingham and carpet, and
+some of those a hand or a neighbour touches; the learned segmenter (segment.py) finds those
+but its corners are looser and it makes stray blobs on unseen clutter. Run together, and
+with the reader choosing, they read more cards right than either alone, on rendered tables
+and on the real photos, with fewer phantoms than the edge finder (models/README.md).
+
+How they are joined:
+- the learned finder looks first. Where every card it found is settled (a game rank, a
+  back, a 6..King read at `SETTLED` or more) and the net sees no card that those readings
+  do not explain (`in_doubt`), that is the table, and the edge finder (a third of the
+  frame's time) does not run: on 45% of 200 rendered playing tuning tables and 75% of
+  200 animal ones (the real train split read as before) it reads 2,804 of 2,936 playing
+  cards right (2,805 before), and one animal card of 2,916 fewer (since the reader reads
+  small 6..Kings for sure, on 56% of those playing tables). Otherwise both
+  finders' quads are read as below, and a quad the first look read is not read again;
+- where the net sees no card under an edge quad (`NET_AGREES`), only a face read for sure
+  counts, or a back read surer still (`BACK_WITHOUT_NET`): a tile of the table, a phone or
+  a note that made a clean outline is not card to the net, and reads at best as an unsure
+  face or a back; the net, though, misses some big cards of close-up photos that the
+  reader reads for sure, and some backs whose pattern it takes for the table;
+- where the first look leaves card unexplained, the learned finder's net also looks again
+  at that part of the frame, enlarged (`zoomed`, `ZOOM`): cards it saw too small to
+  outline; a card only this second look found must read for sure, or a game card at
+  `ZOOM_GAME`;
+- every quad of both finders is read; a card found by both is read twice, and the reading
+  the reader stands by more wins (a face or a back before "other", then confidence). Where
+  both finders placed the same sides (`TWIN`) and the edge quad reads sure, the learned
+  twin is not read again: it would read the same (about a quarter of the reading time);
+  nor is an edge quad whose learned twin the first look read for sure;
+- a learned quad is placed on the card's edges from a rough rectangle, and placing can
+  lock on a neighbour's edge or a printed frame: where it reads no card for sure (a face,
+  6..Kings too, or a back), the rough rectangle is read too, and the better of the two
+  stands for that card;
+- where neither reads sure and the quad does not lie half on a card read sure
+  (`INSIDE_SURE`), both are read again with each side moved in or out a little
+  (`SIDE_SHIFTS`, `side_search`): a side locked on a neighbour's edge or out on the
+  table moves back onto the card. Only the finders' last look searches so (on rendered
+  tables about 11 ms more per frame on average, all of it in frames in doubt), and a
+  moved quad stands only for a face read for sure, and for a game card only where the
+  card's readings agree on it (`MOVED_AGREEING`);
+- a learned quad nearer square than a card (`FRAGMENT_ASPECT`) is also read grown past
+  each side to a card's shape (`geometry.card_shaped`): the net saw part of the card;
+- a learned quad still unsure after that is cut in two across its long sides, and where
+  both halves read a card for sure they stand for it (`split_pairs`): two cards lying
+  side by side, touching, outlined as one; else its two ends as wide as a card, where
+  both read a face for sure: two such cards overlapping;
+- a reading of the learned finder alone that says neither a game card nor a sure face or
+  back (`LEARNED_ALONE_FLOOR`) is dropped: that is what its stray blobs read as.
+The edge finder's own overlapping quads, and the learned finder's, are each finder's own
+decisions (two overlapping cards); only a reading of one finder and a reading of the other
+can be the same card.
+
+Playing cards are also looked for by their corner index alone (corner_index.py): a card
+fanned under another or cut by the picture's edge has no outline either finder closes.
+The index search runs only where the net sees card that no card read for sure explains
+(`unexplained`; on a table where every card was read, never). An index read for sure
+(`read.CardReader.read_index`: a game card, or a 6..King as "other") adds its card where
+no card read for sure (`SURE_ENOUGH`) holds that index (`index_cards`); a reading that
+holds it but reads an unsure face (a quad spanning two cards), or a game rank less surely
+than the index reads another, gives way to it, as does the same rank read less surely on
+the same card (`_gives_way`). An index whose implied card reads nothing is read again at the
+size of the nearest face read for sure, and of one index read from several hits the card
+sized so comes first (`_face_sizes`): one deck's cards lie at one size. One that reads
+nothing either way is read with its middle moved by half a patch (`INDEX_SHIFTS`): the
+net can mark the suit under the rank as the middle. An index in the
+middle of a card read for sure, away from its corners (`INDEX_CORNER`), is another card's:
+a game card read from it for sure stands beside that card (`_hits_to_read`). On the real
+photos' train split this reads 171 of 195 labelled cards right instead of 137 (Aces 89 of
+92 instead of 69), with no 9..King read as a game card and no game card read as another.
+
+Last, in a frame in doubt, the card pixels of the net that no reading covers are read as
+rectangles (`outlined_parts`): a card the net sees but finds no core in (small, blurred,
+on a busy cloth), which no finder outlines, stands where its rectangle, as it is or grown
+to a card's shape, reads a face for sure. And a reading the reader does not stand by,
+lying mostly on a card read for sure, is part of that card and is dropped, as is one not
+read for sure lying mostly on a card read so and much larger (`without_parts`).
+
+Where each part lives: `finders.py` (the looks: the learned finder, its second look, the
+edge finder), `candidates.py` (what they found; twins), `reading.py` (each quad read once a
+frame), `picking.py` (one reading per card), `doubt.py` (what leaves doubt, and where),
+`sides.py` (the side search), `pairs.py` (two cards outlined as one), `indices.py` (cards
+read from a corner index), `parts.py` (uncovered card pixels; pieces of cards), `levels.py`
+(the confidence levels they all share). Each rule's constant, with the figures measured
+for it, lies in the module of that rule.
+
+`read_cards(image, reader)` does it all (`CardPipeline` calls it); `find_candidates` (both
+finders at once, as training uses them) and `pick_readings` are its two halves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..corner_index import find_indices
+from ..decks import PLAYING_CARDS
+from ..detect import as_bgr
+from ..read import CardReader
+from ..types import CardReading
+from .candidates import Candidates
+from .doubt import in_doubt, unexplained
+from .finders import find_candidates, learned_candidates, with_edges, zoomed
+from .indices import index_cards
+from .levels import reads_sure
+from .pairs import split_pairs
+from .parts import outlined_parts, without_parts
+from .picking import pick_readings
+from .reading import read_at, read_quads
+from .sides import side_search
+
+__all__ = ["Candidates", "find_candidates", "pick_readings", "read_cards"]
+
+
+def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
+    """Every card in `image` (BGR uint8), read by `reader`: found by the learned finder,
+    where it leaves doubt by the edge finder too (`in_doubt`), and for a playing deck by
+    its corner index."""
+    colour = as_bgr(image)
+    found = learned_candidates(colour)
+    known: dict[bytes, CardReading] = {}
+    kept = _read_found(image, reader, found, known) if found.quads else []
+    if not in_doubt(found, kept):
+        return kept
+    found = with_edges(colour, zoomed(colour, found, kept))
+    kept = _read_found(image, reader, found, known, search_sides=True) if found.quads else []
+    region = unexplained(found, kept) if reader.deck.kind == PLAYING_CARDS else None
+    if region is not None and found.maps is not None and found.net_image is not None:
+        hits = find_indices(found.net_image, found.maps.sx, found.maps.sy, region)
+        kept = index_cards(image, reader, hits, kept)
+    return without_parts(outlined_parts(image, reader, found, kept))
+
+
+def _read_found(
+    image: np.ndarray,
+    reader: CardReader,
+    found: Candidates,
+    known: dict[bytes, CardReading],
+    search_sides: bool = False,
+) -> list[CardReading]:
+    """One reading per card from the finders' quads; a quad already read this frame
+    (`known`) is not read again. With `search_sides`, learned quads still unsure are read
+    with their sides moved too (`side_search`)."""
+    readings = read_quads(image, reader, found, known)
+    # A placed quad can lock on a neighbour's edge or a printed frame: where it reads no
+    # card for sure, the rough rectangle it was placed from is read too. One read as a
+    # 6..King for sure lies on a card's print, and is left as it is (until 2026-12-01 its
+    # rough rectangle was read too, which could only name a game card or a back in its
+    # place: 5.7 of a settled playing table's 21 quads read). Measured on the tuning sets
+    # (playing 200 scenes each from 960,100 / 960,300 / 960,500, animals from 950,100 /
+    # 950,300, 150 empty tables, the real train split, 120 heaps): playing 2,898 / 2,893 /
+    # 2,887 -> 2,898 / 2,894 / 2,887 cards right (an Ace of diamonds half under a back,
+    # scene 960,413), the rest the same but one heap's Ace of diamonds, 11% of it in
+    # sight, that the index search left out once its neighbour's quad moved by a pixel.
+    # Time, both ways read frame by frame in one process over 100 playing tuning tables:
+    # median 29.7 -> 26.4 ms, each frame 7.5% less (median ratio); animal tables, with no
+    # 6..Kings, the same.
+    doubtful = [
+        index
+        for index, reading in enumerate(readings[len(found.edges) :])
+        if not reads_sure(reading)
+    ]
+    alternatives = read_at(image, reader, found.rough, doubtful, known)
+    if not search_sides:
+        return pick_readings(found, readings, alternatives)
+    alternatives.update(side_search(image, reader, found, readings, alternatives, known))
+    kept = pick_readings(found, readings, alternatives)
+    return split_pairs(image, reader, found, readings, alternatives, kept, known)

@@ -1,0 +1,108 @@
+"""The finders' looks at a frame: the learned finder's (its net's maps, rough rectangles
+and placed quads), its second, closer look where card is left unexplained, and the edge
+finder's quads with whether the net sees card under each."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..detect import as_bgr, find_cards
+from ..geometry import order_clockwise, quad_iou
+from ..segment import card_maps, net_input, place_quads, rough_quads
+from ..types import CardReading
+from .candidates import Candidates
+from .doubt import unexplained
+from .levels import SAME_CARD, SETTLED
+
+# The net agrees with an edge quad when its mean card probability inside reaches this.
+# Measured on tuning data (100 empty tables from seed 6,100,000, 60 scenes per deck from
+# 960,000, the real train split): edge quads below it read as a back (0.26-0.87) or an
+# unsure face (at most 0.24) on empty tables and scenes, never as a game rank; on the real
+# photos 6 of them were Aces read at 0.96-1.0.
+NET_AGREES = 0.3
+
+# Where card is left unexplained, the learned finder's net looks again at that part of the
+# frame scaled by ZOOM (a 1280x720 frame is first seen at 0.325: a 60-pixel card 20 net
+# pixels long, 30 at 0.5, as in its training crops), where that enlarges it by ZOOM_GAIN
+# or more. A card found so only is kept where read at SURE_ENOUGH, game cards too: the
+# second look makes stray blobs on unseen textures, which read as backs at 0.66-0.75
+# (with the first look's floor, 3 more phantoms on 200 animal tuning scenes, 3 more stray
+# readings on the real train split), and a quad half on an Ace half on the table read as
+# a second Ace at 0.5 (a real train photo). Measured on tuning data: playing cards 2,820
+# -> 2,836 of 2,936 right (seed 960,100+) and 2,804 -> 2,822 of 2,919 (960,300+), animals
+# 2,849 -> 2,870 of 2,916, mostly cards under 60 pixels; wrong game ranks, phantoms on
+# those scenes and on 150 empty tables, the real train split and 16 of 18 rendered fans
+# unchanged. With game cards kept from 0.5 like the first look's (and 64 pixels of
+# context): 2,836, 2,824 and 2,868 right.
+ZOOM = 0.5
+
+ZOOM_GAIN = 1.3
+
+# The second look sees the unexplained card's box this many net input pixels wider on
+# every side (the index finder needs `INDEX_CONTEXT`, 64): on the same tuning data, with
+# 64, 1 playing card and 4 animal cards fewer, and 2 ms more per frame in doubt on average.
+ZOOM_CONTEXT = 32
+
+
+def find_candidates(image: np.ndarray) -> Candidates:
+    """Both finders' quads for `image` (BGR or grey uint8), in `detect.find_cards`' form."""
+    colour = as_bgr(image)
+    return with_edges(colour, learned_candidates(colour))
+
+
+def learned_candidates(colour: np.ndarray) -> Candidates:
+    """The learned finder's quads for a BGR frame, with the net's maps: no edge quads yet."""
+    scaled = net_input(colour)
+    maps = card_maps(colour, scaled)
+    rough = rough_quads(maps)
+    placed = place_quads(colour, rough)
+    return Candidates([], [], placed, [order_clockwise(q) for q in rough], maps, scaled[0])
+
+
+def zoomed(colour: np.ndarray, found: Candidates, kept: list[CardReading]) -> Candidates:
+    """`found` with the quads of the learned finder's second look (`ZOOM`) at the part of
+    the frame where its net sees card that `kept` leaves unexplained: small cards it saw
+    too small to outline. A quad on a card the first look outlined (`SAME_CARD`) is left
+    out."""
+    region = unexplained(found, kept, SETTLED, ZOOM_CONTEXT)
+    if region is None or found.maps is None or ZOOM_GAIN * found.maps.sx > ZOOM:
+        return found
+    # the region's box, net input pixels -> frame pixels
+    x0, y0, x1, y1 = region
+    sx, sy = found.maps.sx, found.maps.sy
+    fx0, fy0 = int(x0 / sx), int(y0 / sy)
+    fx1 = min(colour.shape[1], int(np.ceil(x1 / sx)))
+    fy1 = min(colour.shape[0], int(np.ceil(y1 / sy)))
+    part = np.ascontiguousarray(colour[fy0:fy1, fx0:fx1])
+    rough = rough_quads(card_maps(part, net_input(part, round(ZOOM * max(part.shape[:2])))))
+    if not len(rough):
+        return found
+    offset = np.float32([fx0, fy0])
+    pairs = [
+        (placed + offset, order_clockwise(quad + offset))
+        for placed, quad in zip(place_quads(part, rough), rough, strict=True)
+    ]
+    new = [
+        pair
+        for pair in pairs
+        if not any(quad_iou(pair[0], quad) >= SAME_CARD for quad in found.learned)
+    ]
+    if not new:
+        return found
+    return replace(
+        found,
+        learned=found.learned + [placed for placed, _ in new],
+        rough=found.rough + [quad for _, quad in new],
+        zoomed=len(new),
+    )
+
+
+def with_edges(colour: np.ndarray, learned: Candidates) -> Candidates:
+    """`learned` with the edge finder's quads of the same frame, and whether the net sees
+    card under each."""
+    edges = find_cards(colour)
+    maps = learned.maps
+    agrees = (maps.card_cover(edges) >= NET_AGREES).tolist() if edges and maps is not None else []
+    return replace(learned, edges=edges, net_agrees=agrees)

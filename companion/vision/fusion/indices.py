@@ -1,0 +1,228 @@
+"""Playing cards read from a corner index alone (`corner_index.py`'s hits), added where no
+card read for sure holds that index."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..corner_index import IndexHit
+from ..geometry import (
+    near_corners,
+    points_in_any,
+    points_in_quad,
+    quad_extent,
+    quad_iou,
+    quad_sides,
+)
+from ..read import NOT_A_CARD, CardReader
+from ..types import CardReading
+from .levels import SAME_CARD, SURE, face_read_for_sure
+
+# A corner index whose card reads nothing is read again implying a card at the size of the
+# nearest face read for sure, where that differs from the size it implied by this fraction
+# or more (`index_cards`, `_face_sizes`). Measured (2026-11-30, nineteenth stop): the real train
+# split 176 -> 177 of 195 (the Ace of clubs fanned under a King, IMG_2635, whose index
+# implied a card a tenth too small: read at 1.0; Aces 91 of 92), stray readings 6; playing
+# tuning scenes 2,896 -> 2,897 (960,100+), the others unchanged; 120 close-up heaps
+# unchanged. Sized after the nearest face rather than all of them (their median): the
+# faces of a heap are often quads of the part of a card that shows, and a card seen
+# under a tilted camera is smaller at the far edge (with their median, and every hit
+# resized, not only those that read nothing: 1 card fewer on two playing sets).
+RESIZED = 0.05
+
+# A card's corner indices lie within this fraction of its width from a long side and of
+# its length from a short side (generous: a loose quad). An index a card read for sure
+# holds elsewhere is another card's (`_hits_to_read`), and a game card read from it at
+# SURE_ENOUGH stands beside that card. Measured (2026-11-30, nineteenth stop): the
+# tuning heaps 101 -> 103 of 121 game cards (a 5 of spades whose index a loose quad over
+# a Jack held; an Ace of diamonds), faces 245 -> 247; the playing tuning sets, 150 empty
+# tables and the real train split unchanged. Standing for any face read from it, and the
+# card holding it giving way as an unsure one does: heaps +3 game cards, but a 9 read
+# twice (a phantom) on the tuning sets and a stray reading more on the real train split.
+INDEX_CORNER = (0.3, 0.35)
+
+# Of one index read from several hits (the same card), the card sized most like the nearest
+# face read for sure stands, misfits within MISFIT_STEP of each other alike (a face's own
+# quad can be that far off), then the surest. With the index reader (read.INDEX_MODEL),
+# which reads hits' patches however they are sized, the surest alone reported an Ace
+# fanned under a 9 (tests/vision/test_corner_index.py) 1.3 times its size; the misfit
+# alone, without steps, placed the Ace of hearts of the real train photo IMG_2617 a tenth
+# off its label (the real train split: 179 of 195 right with the surest alone, 178 with
+# the misfit alone, 179 with steps; the tuning sets the same with all three).
+MISFIT_STEP = 0.1
+
+# An index that reads nothing where its hit lies, nor at its neighbour's size, is read
+# again with its middle moved by half a patch in each of 8 directions (across the card's
+# short side, along its long side: `IndexHit.moved`): the net can mark a middle as far
+# off as the suit under the rank. A moved hit's card comes after every other reading of
+# that index (`index_cards`' order): on the real train split, an Ace of diamonds read
+# from a moved hit first stood 20 px off its label. Measured (2026-11-30, twentieth stop):
+# tuning heaps 247 -> 254 of 328 faces, 103 -> 105 of 121 game cards (a 5 of clubs and a
+# 3 of spades whose index's middle was marked on the suit); playing tuning sets 2,897 ->
+# 2,898, 2,891 -> 2,892, 2,885 -> 2,886 (three 5s of clubs, wrong game ranks and
+# phantoms unchanged); the real train split 179 -> 180 (a Queen), Aces 91/92 and strays
+# unchanged; 150 empty tables none. Only hits on no card the reader stands by (SURE) are
+# moved: those a card read at 0.5 to 0.9 holds are its own print. Moving those too read
+# a 6..King more on the heaps for twice the patches (54 instead of 28 per frame on
+# average over 40 tuning tables, 14 without moving); keeping only the surest hit of those
+# within a quarter card of each other lost both game cards.
+INDEX_SHIFTS = [(a, b) for a in (-0.5, 0.0, 0.5) for b in (-0.5, 0.0, 0.5) if a or b]
+
+
+def index_cards(
+    image: np.ndarray, reader: CardReader, hits: Sequence[IndexHit], kept: list[CardReading]
+) -> list[CardReading]:
+    """`kept` with the cards read from a corner index alone added (see the module's
+    docstring). An index card's quad is the whole card as if nothing covered it, so it
+    holds no other index; one that is another index's card (its other corner: same rank
+    and suit, `SAME_CARD`) is added once."""
+    open_hits, inner_hits = _hits_to_read(hits, kept)
+    if not open_hits and not inner_hits:
+        return kept
+    read = reader.read_index(image, [hit.quad for hit in open_hits + inner_hits])
+    inner = read[len(open_hits) :]
+    read = read[: len(open_hits)]
+    sizes = _face_sizes(kept)
+    unread = [hit for hit, r in zip(open_hits, read, strict=True) if r.label == NOT_A_CARD]
+    resized = [
+        hit.sized(*size)
+        for hit in unread
+        if (size := _nearest_size(hit.centre, sizes)) is not None
+        and _misfit(hit.quad, size) >= RESIZED
+    ]
+    if resized:
+        open_hits += resized
+        read += reader.read_index(image, [hit.quad for hit in resized])
+    moved = _moved_hits(open_hits, read, kept)
+    if moved:
+        open_hits += moved
+        read += reader.read_index(image, [hit.quad for hit in moved])
+    first_moved = len(open_hits) - len(moved)
+    cards = [
+        (r, hit.centre, k >= first_moved)
+        for k, (r, hit) in enumerate(zip(read, open_hits, strict=True))
+        if r.label != NOT_A_CARD
+    ]
+
+    def order(card: tuple[CardReading, np.ndarray, bool]) -> tuple[bool, int, float]:
+        # one index read from several hits: a moved hit's card last, then the card sized
+        # most like its neighbour first, sizes within MISFIT_STEP alike (a face's own quad
+        # can be that far off)
+        size = _nearest_size(card[1], sizes)
+        misfit = 0.0 if size is None else _misfit(card[0].corners, size)
+        return card[2], round(misfit / MISFIT_STEP), -card[0].confidence
+
+    out, added = list(kept), []
+    for reading, centre, _ in sorted(cards, key=order):
+        if _read_already(reading, out + added):
+            continue  # this card's other corner, or the same index read from another hit
+        giving_way = {id(r) for r in out if _gives_way(r, reading, centre)}
+        out = [r for r in out if id(r) not in giving_way]
+        added.append(reading)
+    out += added
+    # an index in the middle of a card read for sure: a game card under it, or over it,
+    # stands beside it where read for sure
+    for reading in sorted(inner, key=lambda r: r.confidence, reverse=True):
+        sure_game_card = reading.rank is not None and face_read_for_sure(reading)
+        if sure_game_card and not _read_already(reading, out):
+            out.append(reading)
+    return out
+
+
+def _moved_hits(
+    hits: Sequence[IndexHit], read: Sequence[CardReading], kept: Sequence[CardReading]
+) -> list[IndexHit]:
+    """Each index of `hits` that reads nothing (`read`), on no card of `kept` the reader
+    stands by (`SURE`: those hold their own print), moved by each of `INDEX_SHIFTS`."""
+    stood_by = [r.corners for r in kept if r.confidence >= SURE]
+    return [
+        hit.moved(*shift)
+        for hit in _unread_hits(hits, read)
+        if not points_in_any(hit.centre, stood_by)[0]
+        for shift in INDEX_SHIFTS
+    ]
+
+
+def _unread_hits(hits: Sequence[IndexHit], read: Sequence[CardReading]) -> list[IndexHit]:
+    """Of `hits` and their `read`ings, the indices that read nothing, each once: the last
+    hit of its middle (the resized one where it was resized, `IndexHit.sized`)."""
+    last: dict[bytes, IndexHit | None] = {}
+    for hit, reading in zip(hits, read, strict=True):
+        key = hit.centre.tobytes()
+        if reading.label != NOT_A_CARD:
+            last[key] = None  # this index was read
+        elif key not in last or last[key] is not None:
+            last[key] = hit
+    return [hit for hit in last.values() if hit is not None]
+
+
+def _read_already(card: CardReading, readings: Sequence[CardReading]) -> bool:
+    """Whether one of `readings` reads the same as `card` on the same card (`SAME_CARD`)."""
+    return any(
+        r.label == card.label and quad_iou(r.corners, card.corners) >= SAME_CARD for r in readings
+    )
+
+
+def _hits_to_read(
+    hits: Sequence[IndexHit], kept: list[CardReading]
+) -> tuple[list[IndexHit], list[IndexHit]]:
+    """The hits that no face read for sure (`SURE_ENOUGH`) holds, and those that one holds
+    away from its corners (`INDEX_CORNER`). An index at the corner of a card read for sure
+    was read with that card (most indices are); one in its middle is another card's, which
+    a loose quad spanning both took in or which lies over it. A game rank read below
+    SURE_ENOUGH may be a loose quad's misread suit: its indices are read too."""
+    centres = np.array([hit.centre for hit in hits], np.float32).reshape(-1, 2)
+    held = np.zeros(len(hits), bool)
+    at_corners = np.zeros(len(hits), bool)
+    for reading in filter(face_read_for_sure, kept):
+        inside = points_in_quad(centres, reading.corners)
+        held |= inside
+        at_corners |= inside & near_corners(centres, reading.corners, *INDEX_CORNER)
+    open_hits = [hit for hit, done in zip(hits, held, strict=True) if not done]
+    inner = [hit for hit, h, c in zip(hits, held, at_corners, strict=True) if h and not c]
+    return open_hits, inner
+
+
+def _face_sizes(readings: list[CardReading]) -> list[tuple[np.ndarray, float, float]]:
+    """(centre, width, length) of each face read for sure (`SURE_ENOUGH`): one deck's cards
+    lie at one size, which the index finder's implied cards miss by up to a tenth."""
+    return [
+        (reading.corners.mean(axis=0), *sorted(quad_extent(reading.corners)))
+        for reading in filter(face_read_for_sure, readings)
+    ]
+
+
+def _nearest_size(
+    point: np.ndarray, sizes: list[tuple[np.ndarray, float, float]]
+) -> tuple[float, float] | None:
+    """(width, length) of the face read for sure nearest to `point`; None without one."""
+    if not sizes:
+        return None
+    _, width, length = min(sizes, key=lambda s: float(np.linalg.norm(s[0] - point)))
+    return width, length
+
+
+def _misfit(quad: np.ndarray, size: tuple[float, float]) -> float:
+    """How far an index's card `quad` (clockwise from the index corner: short side first)
+    is from `size` (width, length): the larger relative difference of the two."""
+    sides = quad_sides(quad)
+    return float(max(abs(sides[0] / size[0] - 1), abs(sides[1] / size[1] - 1)))
+
+
+def _gives_way(holder: CardReading, index_card: CardReading, centre: np.ndarray) -> bool:
+    """Whether `holder`, a reading kept from the finders, gives way to a card read from its
+    index at `centre`: a face up that holds the index and reads no game rank (a quad
+    spanning two cards); or a game rank below `SURE_ENOUGH` where the index reads a game
+    card more surely and the holder holds the index or reads the same rank on the same
+    card (`SAME_CARD`): a loose quad whose corner patch caught the suit wrong."""
+    if holder.face != "up":
+        return False
+    holds = bool(points_in_quad(centre, holder.corners)[0])
+    if holder.rank is None:
+        return holds
+    if index_card.rank is None or index_card.confidence <= holder.confidence:
+        return False
+    same_rank = index_card.rank == holder.rank
+    return holds or (same_rank and quad_iou(holder.corners, index_card.corners) >= SAME_CARD)

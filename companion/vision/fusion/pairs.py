@@ -1,0 +1,97 @@
+"""Two cards outlined as one quad: cut across its long sides (two cards touching along a
+long side) or into its fanned ends (two cards overlapping), where both parts read.
+
+Two cards lying side by side, touching along a long side, can be outlined as one quad of
+about 10:7, which reads as no card for sure: a learned quad still unsure after the side
+search (and not mostly on a card read for sure) is cut in two across its long sides
+(`geometry.halves`), and where both halves read a card, a face or a back, at
+SURE_ENOUGH, they stand for it (`split_pairs`). Three cards in a column before each seat
+is how this game is played. Measured on the playing tuning sets (200 scenes each from
+seeds 960,100, 960,300 and 960,500): 2,887 -> 2,892, 2,880 -> 2,887 and 2,877 -> 2,883
+cards right, with 3, 8 and 3 quads split; wrong game ranks and phantoms as before; the
+animal sets (no quad split there), 150 empty tables, the real train split and 18
+rendered fans unchanged. Where the halves do not both read, the quad's two fanned ends
+(`geometry.fanned_ends`: two cards lying across it, overlapping) stand where both read a
+face at SURE_ENOUGH (2026-11-30, eighteenth stop): playing 2,894 -> 2,896 (an Ace of
+diamonds under a 3 of spades, seed 960,210), 2,888 -> 2,890, 2,885 -> 2,885, animals
+unchanged, nothing else changed. Backs too: a back half under a sleeve read as two backs
+(animals 2,881 -> 2,880).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ..decks import PLAYING_CARDS
+from ..geometry import fanned_ends, halves, quad_iou
+from ..read import CardReader
+from ..types import CardReading
+from .candidates import Candidates
+from .levels import SAME_CARD, reads_sure
+from .reading import read_at
+from .sides import moved_stands, unsure_learned
+
+
+def split_pairs(
+    image: np.ndarray,
+    reader: CardReader,
+    found: Candidates,
+    readings: Sequence[CardReading],
+    rough: Mapping[int, CardReading],
+    kept: list[CardReading],
+    known: dict[bytes, CardReading],
+) -> list[CardReading]:
+    """`kept`, where a learned quad with a rough reading (`rough`, by learned index, after
+    the side search) reads no card for sure, placed or rough, and does not lie mostly on a
+    card read so (`INSIDE_SURE`), with its two halves (`geometry.halves`) instead where
+    both read a card at `SURE_ENOUGH` or an enrolled deck's game card at `MOVED_GAME`, or
+    else its fanned ends both a face so (the placed quad first, then the rough rectangle;
+    `_sure_halves`), and neither is a card already read for sure. The unsure readings of
+    that quad, and of any quad on the same pair (`SAME_CARD`: the edge finder's outline of
+    it), give way to the two cards."""
+    sure = [r.corners for r in kept if reads_sure(r)]
+    out = list(kept)
+    for index in unsure_learned(found, readings, rough, sure):
+        whole = (found.learned[index], found.rough[index])
+        pair = _sure_halves(image, reader, whole, known)
+        if pair is None or any(
+            quad_iou(half.corners, r.corners) >= SAME_CARD
+            for half in pair
+            for r in out
+            if reads_sure(r)
+        ):
+            continue
+        # the pair's quad, and the edge finder's outline of it, read unsure: not a card
+        out = [
+            r
+            for r in out
+            if reads_sure(r) or not any(quad_iou(r.corners, q) >= SAME_CARD for q in whole)
+        ]
+        out += pair
+    return out
+
+
+def _sure_halves(
+    image: np.ndarray,
+    reader: CardReader,
+    quads: Sequence[np.ndarray],
+    known: dict[bytes, CardReading],
+) -> list[CardReading] | None:
+    """The readings of the two cards of the first of `quads` whose halves both read a card
+    (a face or a back: `moved_stands`), or else whose fanned ends (`geometry.fanned_ends`)
+    both read a face so (a back's pattern fills any part of it: two parts of one back read
+    as two backs); None where none does."""
+    enrolled = reader.deck.kind != PLAYING_CARDS
+    for quad in quads:
+        pair = read_at(image, reader, halves(quad), [0, 1], known)
+        if all(moved_stands(r, enrolled) for r in pair.values()):
+            return [pair[0], pair[1]]
+        ends = fanned_ends(quad)
+        if ends is None:
+            continue
+        pair = read_at(image, reader, ends, [0, 1], known)
+        if all(r.face == "up" and moved_stands(r, enrolled) for r in pair.values()):
+            return [pair[0], pair[1]]
+    return None

@@ -1,0 +1,98 @@
+"""Cards the finders did not outline, read from the net's uncovered card pixels, and
+pieces of cards read for sure, dropped."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..geometry import card_shaped, quad_area, quad_cover
+from ..read import CardReader
+from ..segment import part_rectangles
+from ..types import CardReading
+from .candidates import Candidates
+from .doubt import uncovered
+from .levels import SURE, SURE_ENOUGH, face_read_for_sure, mostly_on, preference, reads_sure
+
+# A reading below SURE_ENOUGH lying mostly (INSIDE_SURE) on a card read for sure that is
+# at least 1 / PART_SIZE times its size is a piece of that card (`without_parts`): a
+# quad on one pip of a 10 of clubs, of a 5 of spades, read as the Ace of clubs at
+# 0.50-0.57 (the whole face of an Ace is one pip) in close-up heaps of cards. Cards of one
+# deck lie at one size; a card's index read on a card over it (`index_cards`) is
+# reported whole, at that size, and stays. Measured (2026-11-30, nineteenth stop) on 120
+# rendered close-up heaps (seeds 3,100,000+, `layout="pile"`, 328 faces with an index in
+# sight, 121 of them game cards): game cards read on no card or as another 4 -> 1, game
+# cards read right 92 -> 92, faces 232 -> 231 (a 6..King read at 0.74 on a loose quad of
+# two cards); on the tuning sets phantoms 5 -> 4 (playing, 960,500), 3 -> 2 and 7 -> 4
+# (animals), the real train split's stray readings 7 -> 6, nothing read right lost.
+PART_SIZE = 0.6
+
+# Card pixels of the net that no reading covers, in parts of PART_AREA net pixels or
+# more (a card 45 px long is about 150 at 0.325), are read as rectangles
+# (`outlined_parts`); one that reads a face for sure, lying on no card read (less than
+# PART_OVERLAP of either's area), is a card. One of three searches measured together
+# (`sides.FRAGMENT_ASPECT`); alone: animals +2, +0, playing +1, +1; the real train
+# split's one card more.
+PART_AREA = 60
+PART_OVERLAP = 0.3
+
+
+def outlined_parts(
+    image: np.ndarray, reader: CardReader, found: Candidates, kept: list[CardReading]
+) -> list[CardReading]:
+    """`kept`, with a card for each part of the net's card pixels that no reading of
+    `kept` covers (`PART_AREA` net pixels or more) whose rectangle, as it is or grown to a
+    card's shape (`geometry.card_shaped`), reads a face at `SURE_ENOUGH` lying on no
+    card of `kept`: a card the net saw with no core, which no finder outlined."""
+    if found.maps is None:
+        return kept
+    rectangles = part_rectangles(found.maps, uncovered(found.maps, kept), PART_AREA)
+    if not rectangles:
+        return kept
+    groups = [[rectangle, *card_shaped(rectangle)] for rectangle in rectangles]
+    read = reader.read_batch(image, [quad for group in groups for quad in group])
+    out, start = list(kept), 0
+    for group in groups:
+        tries, start = read[start : start + len(group)], start + len(group)
+        standing = [
+            reading
+            for reading in tries
+            if face_read_for_sure(reading)
+            and not any(_overlaps(reading.corners, r.corners) for r in kept)
+        ]
+        if standing:
+            out.append(max(standing, key=preference))
+    return out
+
+
+def without_parts(readings: list[CardReading]) -> list[CardReading]:
+    """`readings` less the pieces of a card read for sure: those the reader does not
+    stand by (below `SURE`) lying mostly (`INSIDE_SURE`) on it (a strip of a back, a
+    corner of a face), and those below `SURE_ENOUGH` lying mostly on one much larger
+    (`PART_SIZE`: one pip of it read as an Ace)."""
+    sure = [r for r in readings if reads_sure(r)]
+    quads = [r.corners for r in sure]
+    return [
+        r
+        for r in readings
+        if not (r.confidence < SURE and mostly_on(r.corners, quads))
+        and not (r.confidence < SURE_ENOUGH and _piece_of(r, sure))
+    ]
+
+
+def _piece_of(reading: CardReading, sure: Sequence[CardReading]) -> bool:
+    """Whether `reading` lies mostly (`INSIDE_SURE`) on another of the `sure` readings at
+    least 1 / `PART_SIZE` times its size."""
+    size = quad_area(reading.corners)
+    larger = [
+        other.corners
+        for other in sure
+        if other is not reading and size < PART_SIZE * quad_area(other.corners)
+    ]
+    return mostly_on(reading.corners, larger)
+
+
+def _overlaps(quad: np.ndarray, card: np.ndarray) -> bool:
+    """Whether `quad` and `card` overlap by `PART_OVERLAP` of the area of either."""
+    return max(quad_cover(quad, card), quad_cover(card, quad)) >= PART_OVERLAP

@@ -1,0 +1,88 @@
+"""One reading per card from the readings of both finders' quads: which may stand at all
+(`_worth_reporting`), which lie on the same card, and which of those wins."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..geometry import quad_iou
+from ..read import NOT_A_CARD
+from ..types import CardReading
+from .candidates import Candidates, meeting_pairs
+from .levels import SAME_CARD, SURE, SURE_ENOUGH, preference
+
+# An edge quad the net does not agree with may stand for a back read this surely. On 300
+# empty tuning tables (seed 6,100,150+) such quads read as a back at 0.72 at most (animal
+# deck; none with the playing deck), while rendered backs the net took for the table read
+# at 0.91-0.95: on 200 playing tuning scenes 2,813 -> 2,816 cards right, no phantom more;
+# the animal scenes and the real train split unchanged.
+BACK_WITHOUT_NET = 0.9
+
+# A learned-only reading without a game rank is kept from this confidence up. On the real
+# photos its stray blobs read as "other" or "back" at 0.02-0.38 (44 of 52 strays).
+LEARNED_ALONE_FLOOR = 0.35
+
+# A game card found by the second look only stands from ZOOM_GAME (any other reading
+# from SURE_ENOUGH), one of three searches measured together (`sides.FRAGMENT_ASPECT`).
+# Alone: animals +1, +2, playing +1, +0, +0. At 0.5, two game cards on no card more
+# (quads on part of a card) and a stray reading more on the real train split; at 0.7, 2
+# animal cards fewer than at 0.6.
+ZOOM_GAME = 0.6
+
+
+def pick_readings(
+    found: Candidates,
+    readings: Sequence[CardReading],
+    rough_readings: Mapping[int, CardReading],
+) -> list[CardReading]:
+    """One reading per card from the readings of `found.quads` (in that order) and those
+    of some rough rectangles (by learned index); the kept readings stay in quad order."""
+    edge_count = len(found.edges)
+    readings = list(readings)
+    for index, rough in rough_readings.items():
+        placed = readings[edge_count + index]
+        if rough.label != NOT_A_CARD and (
+            placed.label == NOT_A_CARD or preference(rough) > preference(placed)
+        ):
+            readings[edge_count + index] = rough
+    options = [
+        index
+        for index, reading in enumerate(readings)
+        if reading.label != NOT_A_CARD and _worth_reporting(found, index, reading)
+    ]
+    same = _same_cards(
+        readings, [i for i in options if i < edge_count], [i for i in options if i >= edge_count]
+    )
+    options.sort(key=lambda index: preference(readings[index]), reverse=True)
+    kept: set[int] = set()
+    for index in options:
+        if not same[index] & kept:
+            kept.add(index)
+    return [readings[index] for index in sorted(kept)]
+
+
+def _worth_reporting(found: Candidates, index: int, reading: CardReading) -> bool:
+    """Whether a reading may stand for a card: any reading of an edge quad the net agrees
+    with; where the net sees no card, a face read for sure or a back at `BACK_WITHOUT_NET`;
+    from the learned finder, a game card or a reading at `LEARNED_ALONE_FLOOR`, from its
+    second look (`zoomed`) any reading at `SURE_ENOUGH`."""
+    if index < len(found.edges):
+        floor = SURE if reading.face == "up" else BACK_WITHOUT_NET
+        return found.net_agrees[index] or reading.confidence >= floor
+    if index >= len(found.quads) - found.zoomed:  # the second look's
+        return reading.confidence >= (ZOOM_GAME if reading.rank is not None else SURE_ENOUGH)
+    return reading.rank is not None or reading.confidence >= LEARNED_ALONE_FLOOR
+
+
+def _same_cards(
+    readings: Sequence[CardReading], edge: list[int], learned: list[int]
+) -> dict[int, set[int]]:
+    """For each reading, the readings of the other finder that lie on the same card."""
+    same: dict[int, set[int]] = {index: set() for index in edge + learned}
+    corners = [reading.corners for reading in readings]
+    for a, b in meeting_pairs([corners[i] for i in edge], [corners[j] for j in learned]):
+        i, j = edge[a], learned[b]
+        if quad_iou(corners[i], corners[j]) >= SAME_CARD:
+            same[i].add(j)
+            same[j].add(i)
+    return same

@@ -1,0 +1,65 @@
+"""Reading the finders' quads, each once a frame: a quad read earlier this frame is not
+read again, and twins share a sure reading."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ..read import CardReader
+from ..types import CardReading
+from .candidates import Candidates, edge_twins
+from .levels import SURE_ENOUGH, preference, reads_sure
+
+
+def read_quads(
+    image: np.ndarray, reader: CardReader, found: Candidates, known: dict[bytes, CardReading]
+) -> list[CardReading]:
+    """One reading per quad of `found.quads`. A learned quad that is an edge quad's twin
+    (`edge_twins`) is read only where that edge quad's reading is not sure; otherwise it
+    shares it (both would read the same). The other way round, an edge quad whose learned
+    twin was read for sure earlier this frame (`known`: the first look's) shares that
+    reading: 2.5-3% less time per frame on average on the tuning tables (both ways frame
+    by frame in one process), the same cards read right, and a 6..King two-thirds in
+    sight read besides."""
+    edge_count = len(found.edges)
+    twins = {edge_count + j: e for j, e in edge_twins(found).items()}
+    read_before = _twins_read_before(found, twins, known)
+    first = [i for i in range(len(found.quads)) if i not in twins and i not in read_before]
+    read = read_at(image, reader, found.quads, first, known)
+    read.update(read_before)
+    unsure = [index for index, e in twins.items() if preference(read[e]) < (True, SURE_ENOUGH)]
+    read.update(read_at(image, reader, found.quads, unsure, known))
+    for index, e in twins.items():
+        read.setdefault(index, read[e])
+    return [read[index] for index in range(len(found.quads))]
+
+
+def _twins_read_before(
+    found: Candidates, twins: Mapping[int, int], known: Mapping[bytes, CardReading]
+) -> dict[int, CardReading]:
+    """For each edge quad (by index in `found.quads`) whose learned twin (`twins`: learned
+    index -> edge index) reads a card for sure in `known`, that reading."""
+    out: dict[int, CardReading] = {}
+    for index, e in twins.items():
+        earlier = known.get(found.quads[index].tobytes())
+        if e not in out and earlier is not None and reads_sure(earlier):
+            out[e] = earlier
+    return out
+
+
+def read_at(
+    image: np.ndarray,
+    reader: CardReader,
+    quads: Sequence[np.ndarray],
+    indices: list[int],
+    known: dict[bytes, CardReading],
+) -> dict[int, CardReading]:
+    """The readings of `quads[i]` for each i of `indices`, those not in `known` (by their
+    corners: read earlier this frame) in one batch, then known too."""
+    new = [index for index in indices if quads[index].tobytes() not in known]
+    batch = reader.read_batch(image, [quads[index] for index in new])
+    for index, reading in zip(new, batch, strict=True):
+        known[quads[index].tobytes()] = reading
+    return {index: known[quads[index].tobytes()] for index in indices}

@@ -1,0 +1,180 @@
+"""The side search: learned quads still unsure, read again with each side moved a little
+or, nearer square than a card, grown to a card's shape (a side locked on a neighbour's
+edge or out on the table moves back onto the card)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ..decks import PLAYING_CARDS
+from ..geometry import card_shaped, quad_aspect, side_moved
+from ..read import CardReader
+from ..types import CardReading
+from .candidates import Candidates
+from .levels import SURE, SURE_ENOUGH, mostly_on, preference, reads_sure
+from .reading import read_at
+
+# A placed quad read unsure, and the rough rectangle it was placed from, are read again
+# with each of their sides moved by these fractions of the distance to the opposite side
+# (inwards where positive: `geometry.side_moved`). Placing snaps a side to the strongest
+# edge near the rough rectangle's, which can be a neighbour's edge or the table's pattern;
+# the true quad of 32 of the 37 cards 60 px and longer still not read right on 200 playing
+# tuning scenes (seed 960,100) reads right. Measured on tuning data, the placed quad's
+# sides alone (that set, 200 more from 960,300): 2,864 -> 2,871 and 2,844 -> 2,860 cards
+# right, wrong game ranks and phantoms unchanged; the animals' 200 scenes, 150 empty
+# tables and 18 rendered fans unchanged; the real train split 172 -> 175 (Aces and strays
+# unchanged). Also tried: (0.05, 0.1, 0.15, -0.05), 1 right card more and 2 phantoms more;
+# moved quads read as backs too, a strip of a back read as a back (a phantom); a game card
+# from one moved quad alone, 1 wrong game rank more (a blurred 4 of clubs read as spades
+# at 0.98 by one moved quad, as clubs by others: hence the agreement asked of a game
+# card); searching quads already read as a sure 6..King too, 1 card more per set for 6 ms
+# more per frame on average; the first look searching too, frames three times slower. The
+# rough rectangles' sides moved too (24 quads a card, not 12): 2,875 -> 2,878, 2,861 ->
+# 2,864 and 2,857 -> 2,861 (200 more from 960,500), animals +1 and +1, wrong game ranks,
+# phantoms, empty tables, the real train split and the fans unchanged, 5 ms more per frame
+# on average.
+SIDE_SHIFTS = (0.06, 0.12, -0.06)
+
+# An enrolled deck's game card read by the side search, or by a split pair's halves or
+# ends, stands from this confidence (any other face from SURE_ENOUGH): its reader names a
+# card from the whole card, and a partly covered or small animal card read from a moved
+# quad reads at 0.54-0.74 from its true outline too. Measured (2026-11-30, eighteenth
+# stop), the side search: animals 2,890 -> 2,893 and 2,881 -> 2,883, no wrong game rank
+# nor game card on no card, the empty tables unchanged (at 0.65, a game card on no card
+# more); then the split pairs: 2,893 -> 2,893 and 2,883 -> 2,885, the same. For playing
+# cards, in the side search at 0.75: 1, 5 and 0 tuning cards more, but on the real train
+# split an Ace read at 0.76 from a moved quad took the place of the King it lay under
+# (176 -> 175): playing cards keep SURE_ENOUGH.
+MOVED_GAME = 0.75
+
+# A game card read from a moved quad where other readings of that card name another game
+# card (at SURE) stands only where this many of its readings name it for sure
+# (SURE_ENOUGH) and more name it than any other: a blurred 4 of clubs read as spades at
+# 0.98 by one moved quad, as clubs by others, stays unread, but a 5 of clubs read at 0.999
+# and 1.0 by two moved quads against a 5 of spades at 0.5 by a third is read. Measured
+# (2026-11-30, twentieth stop; before, any other game card named vetoed): playing tuning
+# cards 2,898 -> 2,898, 2,892 -> 2,893, 2,886 -> 2,887, wrong game ranks 1, 2, 1 -> 1, 1,
+# 1 (a 3 of spades read as clubs at 0.5 read right); animals, the real train split, the
+# heaps and the empty tables unchanged. One sure reading against two at 0.5 is not enough:
+# a 3 of hearts 55 px long, read as hearts at 0.5 twice and as diamonds at 0.95 once.
+MOVED_AGREEING = 2
+
+# Three searches for cards the finders outline badly or not at all (2026-11-30, the
+# eighteenth stop: this one, `picking.ZOOM_GAME` and `parts.PART_AREA`), measured
+# together on the tuning sets (the default pipeline; playing 200 scenes each from seeds
+# 960,100 / 960,300 / 960,500, animals 200 each from 950,100 / 950,300, 150 empty tables
+# from 6,100,000, the real train split, 18 rendered fans): playing 2,892 -> 2,894, 2,887
+# -> 2,888, 2,883 -> 2,885 cards right, animals 2,886 -> 2,890 and 2,878 -> 2,881; wrong
+# game ranks, game cards on no card, phantoms and the empty tables unchanged; the real
+# train split 175 -> 176 (Aces 90/92, 9 stray readings, both); fans 16/18 both. Time,
+# 100 tuning tables per deck read alternately in one process: median 43.1 -> 42.8 ms
+# (playing), 26.1 -> 26.3 (animals); mean 80.3 -> 82.1 and 48.0 -> 49.7 (all of it in
+# frames in doubt).
+# - A learned quad nearer square than FRAGMENT_ASPECT is searched grown to a card's shape
+#   too (`_moved_quads`): a lynx 161 px long half under a wolf (seed 950,205), outlined
+#   over the part that shows, reads "other" without it. Alone: animals +1, +1, playing
+#   +0, +0, +1.
+FRAGMENT_ASPECT = 1.3
+
+
+def unsure_learned(
+    found: Candidates,
+    readings: Sequence[CardReading],
+    rough: Mapping[int, CardReading],
+    sure: Sequence[np.ndarray],
+) -> list[int]:
+    """The learned quads with a rough reading (`rough`, by learned index) that read no card
+    for sure, placed (in `readings`, after the edge quads') or rough, and do not lie mostly
+    (`INSIDE_SURE`) on one of the `sure` quads: cards whose outline may be off."""
+    edge_count = len(found.edges)
+    return [
+        index
+        for index in rough
+        if not (reads_sure(readings[edge_count + index]) or reads_sure(rough[index]))
+        and not mostly_on(found.learned[index], sure)
+    ]
+
+
+def side_search(
+    image: np.ndarray,
+    reader: CardReader,
+    found: Candidates,
+    readings: Sequence[CardReading],
+    rough: Mapping[int, CardReading],
+    known: dict[bytes, CardReading],
+) -> dict[int, CardReading]:
+    """For each learned quad with a rough reading (`rough`, by learned index) where neither
+    that nor its placed reading (in `readings`, after the edge quads') reads a card at
+    `SURE_ENOUGH`, and that does not lie mostly on a card read so (`INSIDE_SURE`): the best
+    reading of its placed quad or its rough rectangle with one side moved (`SIDE_SHIFTS`),
+    or grown to a card's shape where it is a fragment (`_moved_quads`), where one stands.
+    It stands where it reads a face at `SURE_ENOUGH` (an enrolled deck's game card at
+    `MOVED_GAME`), better than both; a game card only where the readings of that card
+    agree on it (`_agreed_game_cards`)."""
+    edge_count = len(found.edges)
+    enrolled = reader.deck.kind != PLAYING_CARDS
+    sure = [r.corners for r in (*readings, *rough.values()) if reads_sure(r)]
+    searched = unsure_learned(found, readings, rough, sure)
+    groups = [_moved_quads((found.learned[index], found.rough[index])) for index in searched]
+    moved = [quad for group in groups for quad in group]
+    read = read_at(image, reader, moved, list(range(len(moved))), known)
+    better: dict[int, CardReading] = {}
+    start = 0
+    for index, group in zip(searched, groups, strict=True):
+        before = (readings[edge_count + index], rough[index])
+        tries = [read[k] for k in range(start, start + len(group))]
+        start += len(group)
+        agreed = _agreed_game_cards((*before, *tries))
+        standing = [
+            r
+            for r in tries
+            if r.face == "up"
+            and moved_stands(r, enrolled)
+            and preference(r) > max(map(preference, before))
+            and (r.rank is None or r.label in agreed)
+        ]
+        if standing:
+            better[index] = max(standing, key=preference)
+    return better
+
+
+def moved_stands(reading: CardReading, enrolled: bool) -> bool:
+    """Whether a reading of a quad the finders did not give (moved, cut) may stand for a
+    card: a card read for sure (`reads_sure`), or for an `enrolled` deck a game card read
+    at `MOVED_GAME`."""
+    if reads_sure(reading):
+        return True
+    return enrolled and reading.rank is not None and reading.confidence >= MOVED_GAME
+
+
+def _agreed_game_cards(readings: Sequence[CardReading]) -> set[str]:
+    """The game card that `readings` of one card name (at `SURE`) where none names
+    another; or else the one that `MOVED_AGREEING` or more name at `SURE_ENOUGH` and more
+    name than any other (none where that is not so)."""
+    named = Counter(r.label for r in readings if r.rank is not None and r.confidence >= SURE)
+    if len(named) <= 1:
+        return set(named)
+    (first, votes), (_, runner_up) = named.most_common(2)
+    sure = sum(r.label == first and r.confidence >= SURE_ENOUGH for r in readings)
+    return {first} if votes > runner_up and sure >= MOVED_AGREEING else set()
+
+
+def _moved_quads(quads: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """What the side search reads for a card outlined by `quads` (placed, rough): each of
+    them with one side moved by each of `SIDE_SHIFTS`, then those nearer square than
+    `FRAGMENT_ASPECT` grown to a card's shape (`geometry.card_shaped`)."""
+    moved = [
+        side_moved(quad, side, shift)
+        for quad in quads
+        for side in range(4)
+        for shift in SIDE_SHIFTS
+    ]
+    return moved + [
+        shaped
+        for quad in quads
+        if quad_aspect(quad) < FRAGMENT_ASPECT
+        for shaped in card_shaped(quad)
+    ]
