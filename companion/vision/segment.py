@@ -26,9 +26,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.detect import as_bgr, out_to_card_edges, refine_quads
+from companion.vision.detect import as_bgr
 from companion.vision.geometry import order_clockwise
 from companion.vision.onnx_models import MODELS_DIR, model_session
+from companion.vision.side_fit import out_to_card_edges, refine_quads
 
 # Two sets of the same net's weights (models/README.md): MODEL, fine-tuned at the scale a
 # whole webcam frame is seen at (then on crowded tables of small cards), for frames seen

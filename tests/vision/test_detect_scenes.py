@@ -142,7 +142,7 @@ def _corner_error(quad: np.ndarray, truth: np.ndarray) -> float:
 def test_side_fitting_takes_any_number_of_quads():
     """cv2.remap takes fewer than 32,767 rows of points: a frame with hundreds of card
     hypotheses (a coarse carpet) must not crash the side fitting."""
-    from companion.vision.detect import out_to_card_edges, refine_quads
+    from companion.vision.side_fit import out_to_card_edges, refine_quads
 
     grey = np.random.default_rng(0).integers(0, 255, (200, 300), dtype=np.uint8)
     quads = np.tile(np.float32([[10, 10], [60, 10], [60, 80], [10, 80]]), (1200, 1, 1))
