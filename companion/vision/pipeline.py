@@ -19,8 +19,8 @@ import numpy as np
 
 from companion.vision.decks import DeckProfile
 from companion.vision.fusion import read_cards
-from companion.vision.read import NOT_A_CARD, CardReader
-from companion.vision.types import CardReading
+from companion.vision.read import CardReader
+from companion.vision.types import NOT_A_CARD, CardReading
 
 FINDERS = ("both", "edges", "learned")
 

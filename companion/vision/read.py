@@ -7,9 +7,9 @@ or upside down) and reads all of them with one batched call per model:
   one and the bottom-right one turned by 180°, so the card's own orientation does not
   matter) as Ace..King, a back, or not a card, plus the suit; a second one reads the whole
   face warped to 40x56, whose pips still count where a small or blurred index no longer
-  reads; the three views are combined (`_combine_views`). A card seen by one corner index
-  alone (`read_index`) is read by a third, the corner reader fine-tuned on the patches the
-  index finder's hits cut (`index_reader.onnx`).
+  reads; `playing_views.py` weighs the three views into one reading. A card seen by one
+  corner index alone (`read_index`) is read by a third, the corner reader fine-tuned on
+  the patches the index finder's hits cut (`index_reader.onnx`).
 - an enrolled deck: a small ONNX CNN embeds each whole card; the embeddings of the deck's
   enrolled pictures (both ways up) are computed once; the nearest enrolled card wins only
   when it is near enough and clearly nearer than any other card of the deck, and a quad
@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .confidence import DOUBT, confidence_of
 from .decks import ANIMAL_NAMES, CARD_KEYS, PLAYING_CARDS, SHIPPED_DIR, DeckProfile
 from .features import (
     corner_views,
@@ -42,7 +43,13 @@ from .features import (
 )
 from .geometry import order_clockwise
 from .onnx_models import model_session
-from .types import SUITS, CardReading
+from .playing_views import (
+    BACK_CLASS,
+    INDEX_RANK,
+    index_reading,
+    playing_reading,
+)
+from .types import NOT_A_CARD, OTHER, CardReading
 
 PLAYING_MODEL = SHIPPED_DIR / "playing_cards.onnx"
 WHOLE_MODEL = SHIPPED_DIR / "playing_whole.onnx"
@@ -50,79 +57,7 @@ EMBED_MODEL = SHIPPED_DIR / "card_embed.onnx"
 # The corner reader fine-tuned on the patches the index finder's hits cut (models/README.md):
 # it reads a card seen by one index alone (`read_index`); the corner reader reads the rest.
 INDEX_MODEL = SHIPPED_DIR / "index_reader.onnx"
-RANK_TEXT: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-BACK_CLASS = 13
-NONE_CLASS = 14
-GAME_RANKS = range(1, 6)
-NON_GAME_FACES = [k for k in range(BACK_CLASS) if k + 1 not in GAME_RANKS]  # 6..King classes
-NOT_A_CARD = "not a card"  # label of a quad that holds no card at all (the finder may drop it)
-OTHER = "other"  # label of a face the deck does not know, or cannot read for sure
 
-# A game rank is reported only when both its rank and its suit are this likely, all views
-# combined (else rank None, "other"). Training used label smoothing, so a sure rank scores
-# about SURE_RANK. Measured on 80 rendered tuning scenes (seeds 950,000+) with a first model of
-# the whole face: 0.7 read 258 of 281 game cards right from their true outlines, and no
-# card, nor any quad of the finders, as a wrong game rank; 0.65 made one such misread.
-MIN_RANK_PROBABILITY = 0.7
-MIN_SUIT_PROBABILITY = 0.6
-SURE_RANK = 0.95  # where a reading's confidence reaches 1 (`_confidence`)
-# A back is reported from this probability up; below it, the quad reads as no card at all.
-# Measured on rendered tuning scenes (60 per deck from seed 950,000; 300 empty tables from
-# 6,100,000): 1 of 346 playing-card backs read below 0.8, none below 0.65, while phones
-# and dark notes on empty tables read as backs at 0.47-0.63.
-MIN_BACK_PROBABILITY = 0.65
-# A face on one corner only (the other under a neighbour) stands at this fraction of its
-# probability (a single corner must be read at 0.875 to pass MIN_RANK_PROBABILITY), unless
-# the whole face reads another face at OTHER_FACE_SEEN or more, or no card at all at
-# NO_CARD_SEEN or more: a quad on part of a card, whose one corner shows some print. On a
-# held-out scene (5,000,093, said openly: found in the benchmark) the lower half of a
-# King of hearts, outlined alone, read as the Ace of spades at 0.57 (its crown at 0.92 on
-# a corner, the whole face no card at 0.82). Then measured on the tuning sets: of the 10
-# game cards read from one corner with the whole face reading no card (600 playing
-# scenes), the right ones read no card at 0.50-0.76, the two at 0.92 and 0.95 lay on part
-# of a card (IoU 0.2 and 0.34); with 0.8, 2,886 -> 2,887 of 2,936 right, the others
-# unchanged, the real train split's stray readings 11 -> 9, rendered fans 16/18 as before.
-ONE_CORNER = 0.8
-OTHER_FACE_SEEN = 0.4
-NO_CARD_SEEN = 0.8
-# The whole face's suit, from this probability, vetoes a game rank of another suit.
-SUIT_DISSENT = 0.5
-# The whole face leads (`_led_by_whole_face`) from these probabilities of its game rank and
-# its suit, when a corner gives that rank at least CORNER_SUPPORT. Measured through the
-# default pipeline on rendered tuning scenes (60 from seed 950,000, 100 from 960,000): it
-# reads 1.6 and 1.3 points more playing cards right, none wrong; 1 more Ace right on the
-# real test photos.
-WHOLE_LEADS = 0.9
-WHOLE_SUIT = 0.8
-CORNER_SUPPORT = 0.2
-# The whole face names a game card alone (`_whole_face_sure`) from this probability of its
-# rank and of its suit. Measured on every quad of both finders over 200 rendered tuning
-# scenes (seed 960,100+), 150 empty tables (6,100,000+) and the real photos' train split:
-# it named 79 quads' cards, all right, none on the real photos nor the empty tables; with
-# 0.9 for the rank, 24 more right and a 3 of hearts as diamonds. Through the default
-# finder: 2,801 -> 2,813 of 2,936 tuning cards right, wrong game ranks unchanged (2). On
-# 200 fresh tuning scenes (seed 960,300+) it read a loose quad's 3 of clubs, whose corners
-# showed no index but leant to clubs (0.78), as spades at 0.98 (the pips seen shifted):
-# a corner reading another suit at UNSURE_VIEW, not SURE_VIEW, now stops it (there 2,792
-# -> 2,804 of 2,919 right, wrong game ranks 2 as without the rule; 2,820 on the first 200).
-WHOLE_SURE = 0.95
-# A face reads as a 6..King from this sum of the whole face's 6..King probabilities
-# (`_no_game_face_shown`), at that confidence. Measured on every quad of both finders over
-# 200 rendered tuning scenes (seed 960,100+), 150 empty tables and the real photos' train
-# split: it reads 329 more quads on 6..Kings as one for sure (10 of them real) and 4
-# partial quads, none on a game card, a back or an empty table. Through the default
-# finder, in place of the rule it replaces (the whole face sure of one 6..King class at
-# 0.9, a corner giving 6..Kings 0.2): 2,816 -> 2,821 of 2,936 tuning cards right, game
-# ranks read wrong 2 -> 1, the edge finder needed on 89 of 200 frames instead of 107; the
-# real train split, the empty tables and 16 of 18 rendered fans unchanged. At 0.9: 2,825
-# right, one fan lost.
-NO_GAME_SHOWN = 0.95
-# Confidence of a reading the reader does not stand by stays below this (the tracker trusts
-# readings from 0.5 up).
-DOUBT = 0.4
-# Two corners read as different faces: the sure one wins only against an unsure one.
-SURE_VIEW = 0.9
-UNSURE_VIEW = 0.6
 # Enrolled decks: cosine similarity of the embeddings to the best enrolled picture, and its
 # margin over the best picture of any other card (measured: right cards about 0.9 and 0.6,
 # playing cards and clutter below 0.4; models/README.md). 0.7 and 0.25, not 0.6 and
@@ -151,16 +86,8 @@ MIN_CARD_SIMILARITY = 0.5
 # screens spread by as little as 0.02; the embedding, which takes out each card's own
 # spread, may liken such a featureless quad to a small blurred back.
 MIN_PRINT = 0.05
-# A card read from one corner index alone (`read_index`: the rest of it hidden) is a game
-# card only from these probabilities of its rank and suit (mean of INDEX_SCALES), and only
-# if the patch reads the same face at every one of INDEX_SCALES (the quad scaled about its
-# index corner): the index finder's quads are off by up to 10% in size (median 3%), and a
-# patch that shows a pip or a neighbour's print instead of an index reads one face at one
-# scale and another at the next. On the real photos' train split, the hits inside the
-# labelled Aces' boxes read 78 of 92 Aces right, with 2 game readings elsewhere; at (1.0,
-# 0.85, 1.2) 65 and 0, at one scale 82 and 12.
-INDEX_RANK = 0.9
-INDEX_SUIT = 0.8
+# The scales about its corner at which an index patch is read (`read_index`; why:
+# playing_views.INDEX_RANK).
 INDEX_SCALES = (1.0, 0.9, 1.1)
 # A corner patch with less print than this (`features.index_print`) holds no index: blank
 # paper, which the corner reader, scaling each patch's contrast up, may read as anything
@@ -236,7 +163,7 @@ class CardReader:
             # merge) turned sideways can show one corner of each
             if ranks[0].argmax() != ranks[1].argmax() or suits[0].argmax() != suits[1].argmax():
                 continue
-            reading = _playing_reading(ranks, suits, whole_rank[j], whole_suit[j], turned_quads[j])
+            reading = playing_reading(ranks, suits, whole_rank[j], whole_suit[j], turned_quads[j])
             if reading.rank is not None or (
                 reading.label == OTHER and reading.confidence >= SIDEWAYS_FACE
             ):
@@ -267,7 +194,7 @@ class CardReader:
         """Playing cards read from one corner index each: the top-left patch of each quad
         (clockwise from the index's corner, short side first, as `corner_index` gives
         them), the rest of the card being out of sight. A patch that reads a face at
-        INDEX_RANK is read again at the other INDEX_SCALES (`_index_reading` decides)."""
+        INDEX_RANK is read again at the other INDEX_SCALES (`index_reading` decides)."""
         if self.deck.kind != PLAYING_CARDS:
             raise ValueError(f"deck {self.deck.name!r} prints no corner index to read")
         if not quads:
@@ -285,7 +212,7 @@ class CardReader:
         face_quads = [quads[i] for i in faces]
         rank_p, suit_p, _ = self._index_probabilities(image, face_quads, INDEX_SCALES[1:])
         for j, i in enumerate(faces):
-            readings[i] = _index_reading(
+            readings[i] = index_reading(
                 np.concatenate([first_rank[:, i], rank_p[:, j]]),
                 np.concatenate([first_suit[:, i], suit_p[:, j]]),
                 quads[i],
@@ -327,7 +254,7 @@ class CardReader:
         """Read cards from their corner views and their whole faces (`_probabilities`)."""
         rank_p, suit_p, whole_rank, whole_suit = self._probabilities(views, wholes)
         return [
-            _playing_reading(
+            playing_reading(
                 rank_p[2 * i : 2 * i + 2],
                 suit_p[2 * i : 2 * i + 2],
                 whole_rank[i],
@@ -397,260 +324,6 @@ def _squarish(quad: np.ndarray) -> bool:
     return max(across, along) < SIDEWAYS_RATIO * min(across, along)
 
 
-def _combine_views(
-    rank_p: np.ndarray, suit_p: np.ndarray, whole_rank: np.ndarray, whole_suit: np.ndarray
-) -> tuple[int, float, np.ndarray]:
-    """One rank class, its probability and suit probabilities from a card's three views:
-    its two corner indices (`rank_p`, `suit_p`: (2, 15) and (2, 4)) and its whole face.
-
-    The three views are three experts, and their rank probabilities are multiplied (their
-    geometric mean, normalised): a rank stands when no view speaks against it. The whole
-    face counts the pips that a small or blurred index no longer shows; the indices tell a
-    5 from a 6 whose pips a neighbour covers. Where that leaves no game rank, the whole
-    face may still lead to a game rank (`_led_by_whole_face`).
-    A face read on one corner while the other shows none is a card mostly under a
-    neighbour (a fanned pair): the whole face then shows another card or the table and
-    cannot confirm the index, which stands alone at a reduced probability (`ONE_CORNER`),
-    unless the whole face reads another face (`OTHER_FACE_SEEN`) or surely no card at all
-    (`NO_CARD_SEEN`: a quad on part of a card); where the whole face does not read that
-    rank, a lone game rank must also be sure of its suit (`SURE_VIEW`):
-    the red print of a Queen's robe read as an Ace at 0.99 and hearts at 0.82 (real train
-    photo IMG_2648; with this rule 2 phantom Aces of the train split's 15 stray readings
-    are gone, and nothing read right is lost there nor on 200 tuning scenes).
-    Where the whole face shows a face, its suit must not speak against the chosen one
-    (`SUIT_DISSENT`): spades and clubs are hard to tell on a small index, not on the pips.
-    Two corners that read different faces (beyond a sure corner against an unsure game
-    rank) are two cards under one quad (a finder's merge), or one blurred index read two
-    ways: only a whole face that leads may then name a game rank. Two corners sure of two
-    suits (`_suits_conflict`) name no game card at all: the pips cannot settle which
-    player's it is (spades and clubs are what blurred indices confuse). A corner unsure of
-    its rank has no say in the suit against a sure one (`_suit_voters`).
-    """
-    top = rank_p.argmax(axis=1)
-    faces = [v for v in (0, 1) if top[v] < BACK_CLASS]
-    seen = int(whole_rank.argmax())
-    if len(faces) == 1:
-        v = faces[0]
-        k, sure, suits = int(top[v]), float(rank_p[v, top[v]]), suit_p[v]
-        # the whole face shows another face, or surely no card: it cannot confirm the index
-        other_face = seen != k and seen < BACK_CLASS and whole_rank[seen] >= OTHER_FACE_SEEN
-        if other_face or (seen == NONE_CLASS and whole_rank[seen] >= NO_CARD_SEEN):
-            return k, 0.5 * sure, suits
-        if seen == k:
-            suits = suits * whole_suit / float(suits @ whole_suit)
-        elif k + 1 in GAME_RANKS and float(suits.max()) < SURE_VIEW:
-            return k, 0.5 * sure, suits  # nothing confirms an unsure suit
-        p = ONE_CORNER * sure
-    else:
-        experts = np.maximum(np.concatenate([rank_p, whole_rank[None]]), 1e-6)
-        combined = np.exp(np.log(experts).mean(axis=0))
-        combined /= combined.sum()
-        voters = _suit_voters(rank_p) if len(faces) == 2 else [0, 1]
-        suits = np.maximum(suit_p[voters].mean(axis=0) * whole_suit, 1e-9)
-        suits /= suits.sum()
-        k, p = int(combined.argmax()), float(combined.max())
-        if len(voters) == 2 and k + 1 in GAME_RANKS and _suits_conflict(suit_p):
-            return k, 0.5 * p, suits
-        if len(faces) == 2 and _corners_conflict(rank_p):
-            led = _whole_face_lead(rank_p, whole_rank, whole_suit, suits, p)
-            return led or (k, 0.5 * p, suits)
-    if k + 1 in GAME_RANKS and seen < BACK_CLASS and _suit_dissents(whole_suit, suits):
-        return k, 0.5 * p, suits  # the pips' suit speaks against the corners'
-    if k == BACK_CLASS or _names_game_card(k, p, suits):
-        return k, p, suits
-    return _whole_face_lead(rank_p, whole_rank, whole_suit, suits, p) or (k, p, suits)
-
-
-def _whole_face_lead(
-    rank_p: np.ndarray, whole_rank: np.ndarray, whole_suit: np.ndarray, suits: np.ndarray, p: float
-) -> tuple[int, float, np.ndarray] | None:
-    """The whole face's game rank at MIN_RANK_PROBABILITY or more (`p`, the views combined,
-    if higher) where it may lead (`_led_by_whole_face`); None where it may not."""
-    if _led_by_whole_face(rank_p, whole_rank, whole_suit, suits):
-        return int(whole_rank.argmax()), max(p, MIN_RANK_PROBABILITY), suits
-    return None
-
-
-def _no_game_face_shown(rank_p: np.ndarray, whole_rank: np.ndarray) -> float | None:
-    """How surely the whole face shows a 6..King (its 6..King classes together) where that
-    is `NO_GAME_SHOWN` or more and no corner reads a game rank with some certainty
-    (`UNSURE_VIEW`); None otherwise.
-
-    Why: the whole face of a small or blurred 6..King often spreads over its neighbours
-    (a Jack read 0.5 Jack, 0.3 Queen, 0.15 King; an 8 as a 7 or a 9) while its corner
-    indices read nothing, so the card stayed an unsure face (dropped, or leaving the frame
-    in doubt); that it is no game card is sure all the same. Measured: `NO_GAME_SHOWN`.
-    """
-    shown = float(whole_rank[NON_GAME_FACES].sum())
-    if shown < NO_GAME_SHOWN:
-        return None
-    top = rank_p.argmax(axis=1)
-    if any(top[v] + 1 in GAME_RANKS and rank_p[v, top[v]] >= UNSURE_VIEW for v in (0, 1)):
-        return None
-    return shown
-
-
-def _corners_conflict(rank_p: np.ndarray) -> bool:
-    """Whether two corners that both show a face show different ones, beyond a sure corner
-    against an unsure game rank."""
-    top, sure = rank_p.argmax(axis=1), rank_p.max(axis=1)
-    if top[0] == top[1]:
-        return False
-    v = int(sure.argmax())
-    other_is_game = top[1 - v] + 1 in GAME_RANKS
-    return not (sure[v] >= SURE_VIEW and sure[1 - v] < UNSURE_VIEW and other_is_game)
-
-
-def _suit_voters(rank_p: np.ndarray) -> list[int]:
-    """Of two corners that both read a face, those whose suit counts: both, but one unsure
-    of its rank (`UNSURE_VIEW`) has no say against one sure of its own (`SURE_VIEW`): it
-    shows a neighbour's print more often than an index."""
-    sure = rank_p.max(axis=1)
-    v = int(sure.argmax())
-    return [v] if sure[v] >= SURE_VIEW and sure[1 - v] < UNSURE_VIEW else [0, 1]
-
-
-def _suits_conflict(suit_p: np.ndarray) -> bool:
-    """Whether two corners name different suits, each for sure (`SURE_VIEW`)."""
-    top, sure = suit_p.argmax(axis=1), suit_p.max(axis=1)
-    return bool(top[0] != top[1] and sure.min() >= SURE_VIEW)
-
-
-def _suit_dissents(whole_suit: np.ndarray, suits: np.ndarray) -> bool:
-    """Whether the whole face reads, at SUIT_DISSENT or more, another suit than `suits`."""
-    return whole_suit.max() >= SUIT_DISSENT and whole_suit.argmax() != suits.argmax()
-
-
-def _led_by_whole_face(
-    rank_p: np.ndarray, whole_rank: np.ndarray, whole_suit: np.ndarray, suits: np.ndarray
-) -> bool:
-    """Whether the whole face alone may name the game rank that the corners leave unsure.
-
-    Why: a quad that sits a few percent off a card (a loose outline on a pale table) moves
-    the small index out of its corner patch, while the pips of the whole face still read
-    (measured on rendered tuning scenes: `models/README.md`). The whole face leads only
-    when it is sure of a game rank and of its suit, at least one corner gives that rank
-    some weight, and no corner reads another face with some certainty.
-    """
-    k = int(whole_rank.argmax())
-    if k + 1 not in GAME_RANKS or whole_rank[k] < WHOLE_LEADS or whole_suit.max() < WHOLE_SUIT:
-        return False
-    if rank_p[:, k].max() < CORNER_SUPPORT or suits.max() < MIN_SUIT_PROBABILITY:
-        return False
-    if _suit_dissents(whole_suit, suits):
-        return False
-    return not _corner_reads_another_face(rank_p, k, UNSURE_VIEW)
-
-
-def _corner_reads_another_face(rank_p: np.ndarray, k: int, level: float) -> bool:
-    """Whether a corner reads a face other than rank class `k` at `level` or more."""
-    top = rank_p.argmax(axis=1)
-    return any(top[v] != k and top[v] < BACK_CLASS and rank_p[v, top[v]] >= level for v in (0, 1))
-
-
-def _playing_reading(
-    rank_p: np.ndarray,
-    suit_p: np.ndarray,
-    whole_rank: np.ndarray,
-    whole_suit: np.ndarray,
-    corners: np.ndarray,
-) -> CardReading:
-    """The reading of one playing card from its corner views' and whole face's
-    probabilities (`_combine_views`); where those name no game card, a whole face sure of
-    one may still name it (`_whole_face_sure`), and a whole face sure to show none makes
-    it a 6..King read for sure (`_no_game_face_shown`)."""
-    k, p, suits = _combine_views(rank_p, suit_p, whole_rank, whole_suit)
-    if k == BACK_CLASS and p >= MIN_BACK_PROBABILITY:
-        return CardReading(corners, "down", None, None, "back", p)
-    if not _names_game_card(k, p, suits) and _whole_face_sure(
-        rank_p, suit_p, whole_rank, whole_suit
-    ):
-        k, p, suits = int(whole_rank.argmax()), float(whole_rank.max()), whole_suit
-    if not _names_game_card(k, p, suits):
-        shown = _no_game_face_shown(rank_p, whole_rank)
-        if shown is not None and not (k in NON_GAME_FACES and p >= shown):
-            return CardReading(corners, "up", None, None, OTHER, shown)
-    if k == BACK_CLASS:  # a phone or a dark note: a back's pattern read unsure
-        return CardReading(corners, "up", None, None, NOT_A_CARD, 1.0 - p)
-    if k == NONE_CLASS:
-        return CardReading(corners, "up", None, None, NOT_A_CARD, p)
-    s = int(suits.argmax())
-    rank = k + 1
-    if rank not in GAME_RANKS:  # 6..King: a face, but no game card
-        return CardReading(corners, "up", None, None, OTHER, p)
-    if not _names_game_card(k, p, suits):
-        return CardReading(corners, "up", None, None, OTHER, DOUBT * p * float(suits[s]))
-    # 0.5 at the acceptance thresholds, 1 for a sure rank (about 0.95) and a sure suit
-    confidence = _confidence(
-        (p, MIN_RANK_PROBABILITY, SURE_RANK), (suits[s], MIN_SUIT_PROBABILITY, 1.0)
-    )
-    return _game_card(corners, k, s, confidence)
-
-
-def _names_game_card(k: int, p: float, suits: np.ndarray) -> bool:
-    """Whether rank class `k` at probability `p`, with `suits`, names a game card."""
-    return k + 1 in GAME_RANKS and p >= MIN_RANK_PROBABILITY and suits.max() >= MIN_SUIT_PROBABILITY
-
-
-def _whole_face_sure(
-    rank_p: np.ndarray, suit_p: np.ndarray, whole_rank: np.ndarray, whole_suit: np.ndarray
-) -> bool:
-    """Whether the whole face alone names a game card that the corners left unread: sure
-    of its rank and suit (`WHOLE_SURE`), where some corner reads a face, no corner is
-    sure (`SURE_VIEW`) of another face nor leans (`UNSURE_VIEW`) to another suit: a
-    smudged index still shows its colour and its suit's shape better than its rank,
-    while the pips of a loosely outlined club can look like a spade's.
-
-    Why: on a small or blurred card the index is a smudge that the corner reader takes
-    for another rank (a 3 for a 2, a 5 for an 8) while the pips still count: rendered
-    cards 60 to 80 pixels long went unread so. Measured: `WHOLE_SURE`'s comment. A quad
-    on part of a card shows no index at all, and one pip in its middle is an Ace's face:
-    a rough rectangle on a third of a 3 of spades (tuning scene 960,213), both corners
-    reading no card, was read as the Ace of clubs at 1.0. Asking a corner to read some
-    face changed nothing else on 400 playing tuning scenes nor the real train split.
-    """
-    k = int(whole_rank.argmax())
-    if k + 1 not in GAME_RANKS or whole_rank[k] < WHOLE_SURE or whole_suit.max() < WHOLE_SURE:
-        return False
-    if not (rank_p.argmax(axis=1) < BACK_CLASS).any():  # no corner shows an index
-        return False
-    if _corner_reads_another_face(rank_p, k, SURE_VIEW):
-        return False
-    suit = int(whole_suit.argmax())
-    return not any(suit_p[v].argmax() != suit and suit_p[v].max() >= UNSURE_VIEW for v in (0, 1))
-
-
-def _index_reading(rank_p: np.ndarray, suit_p: np.ndarray, corners: np.ndarray) -> CardReading:
-    """The reading of a playing card from its one visible corner index, read at each of
-    INDEX_SCALES (`rank_p` (scales, 15), `suit_p` (scales, 4)): a face only where every
-    scale reads the same rank and suit, at mean probabilities of INDEX_RANK and INDEX_SUIT;
-    a game card then, or "other" for a 6..King."""
-    k, s = int(rank_p[0].argmax()), int(suit_p[0].argmax())
-    p, q = float(rank_p[:, k].mean()), float(suit_p[:, s].mean())
-    alike = (rank_p.argmax(axis=1) == k).all() and (suit_p.argmax(axis=1) == s).all()
-    if k >= BACK_CLASS or not alike or p < INDEX_RANK:
-        return CardReading(corners, "up", None, None, NOT_A_CARD, p)
-    if k in NON_GAME_FACES:
-        return CardReading(corners, "up", None, None, OTHER, p)
-    if q < INDEX_SUIT:
-        return CardReading(corners, "up", None, None, NOT_A_CARD, p)
-    # 0.5 at the floors, 1 for a sure rank (about 0.95) and suit
-    confidence = _confidence((p, INDEX_RANK, SURE_RANK), (q, INDEX_SUIT, 1.0))
-    return _game_card(corners, k, s, confidence)
-
-
-def _game_card(corners: np.ndarray, k: int, s: int, confidence: float) -> CardReading:
-    """The reading of the game card of rank class `k` and suit `s`."""
-    return CardReading(corners, "up", k + 1, SUITS[s], f"{RANK_TEXT[k]} of {SUITS[s]}", confidence)
-
-
-def _confidence(*measures: tuple[float, float, float]) -> float:
-    """A reading's confidence from its measures, each (value, floor, sure): 0.5 where one
-    is at its floor, 1 where every one is sure."""
-    sureness = min((value - floor) / (sure - floor) for value, floor, sure in measures)
-    return 0.5 + 0.5 * min(1.0, float(sureness))
-
-
 def _enrolled_reading(
     key: str, similarity: float, margin: float, corners: np.ndarray
 ) -> CardReading:
@@ -661,7 +334,7 @@ def _enrolled_reading(
         near = max(0.0, similarity) * min(1.0, max(0.0, margin) / MIN_MARGIN)
         return CardReading(corners, "up", None, None, OTHER, DOUBT * near)
     # 0.5 at the thresholds, 1 for a sure match (SURE_SIMILARITY and SURE_MARGIN)
-    confidence = _confidence(
+    confidence = confidence_of(
         (similarity, MIN_SIMILARITY, SURE_SIMILARITY), (margin, MIN_MARGIN, SURE_MARGIN)
     )
     if key == "back":

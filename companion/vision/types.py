@@ -10,6 +10,9 @@ import numpy as np
 
 Face = Literal["up", "down"]
 SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
+# Labels of readings that name no card of the deck (`CardReading.label`):
+NOT_A_CARD = "not a card"  # a quad that holds no card at all (the finder may drop it)
+OTHER = "other"  # a face the deck does not know, or that cannot be read for sure
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ rendered tuning scenes, only 80% of the Aces to 5s of that size read right even 
 true outlines. The pips of an Ace to 5 are large and few, and still countable when the
 index is not. This net (`cards.ReaderNet`, wider than the corner reader's) sees the whole
 card warped straight to `features.WHOLE_SIZE` and gives the same outputs as the corner
-reader (rank: Ace..King, back, not a card; suit); `read.py` combines it with the two
+reader (rank: Ace..King, back, not a card; suit); `playing_views.py` combines it with the two
 corner views of every card.
 
 Samples, all from seeds below 900,000 (the benchmark's held-out scenes are 5,000,000 up):

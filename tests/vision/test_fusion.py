@@ -37,11 +37,11 @@ from companion.vision.fusion.reading import read_at, read_quads
 from companion.vision.fusion.sides import MOVED_GAME, SIDE_SHIFTS, _agreed_game_cards, side_search
 from companion.vision.geometry import order_clockwise, quad_iou, quad_long_side
 from companion.vision.pipeline import CardPipeline
-from companion.vision.read import NOT_A_CARD, OTHER, CardReader
+from companion.vision.read import CardReader
 from companion.vision.segment import CardMaps
 from companion.vision.synth import random_scene, render_scene
 from companion.vision.synth.spec import CardSpec, SceneSpec
-from companion.vision.types import CardReading
+from companion.vision.types import NOT_A_CARD, OTHER, CardReading
 
 
 def card_at(x: float, y: float, w: float = 50.0, h: float = 70.0) -> np.ndarray:

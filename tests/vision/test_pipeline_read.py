@@ -9,9 +9,8 @@ from companion.vision import pipeline as pipeline_module
 from companion.vision.decks import load_deck
 from companion.vision.geometry import quad_iou
 from companion.vision.pipeline import CardPipeline
-from companion.vision.read import NOT_A_CARD
 from companion.vision.synth import CardSpec, SceneSpec, render_scene
-from companion.vision.types import CardReading
+from companion.vision.types import NOT_A_CARD, CardReading
 
 
 def animal_scene() -> tuple[np.ndarray, list]:

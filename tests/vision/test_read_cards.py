@@ -17,14 +17,8 @@ from companion.vision.features import (
     turned,
 )
 from companion.vision.geometry import order_clockwise, quad_long_side
-from companion.vision.read import (
-    INDEX_PRINT,
-    NOT_A_CARD,
-    OTHER,
-    CardReader,
-    _index_reading,
-    _playing_reading,
-)
+from companion.vision.playing_views import index_reading, playing_reading
+from companion.vision.read import INDEX_PRINT, CardReader
 from companion.vision.synth import (
     PLAYING_BACK_STYLES,
     CardSpec,
@@ -35,7 +29,7 @@ from companion.vision.synth import (
     render_scene,
 )
 from companion.vision.synth.textures import TABLE_STYLES, table_surface
-from companion.vision.types import SUITS
+from companion.vision.types import NOT_A_CARD, OTHER, SUITS
 
 DUMMY = np.zeros((4, 2), np.float32)
 
@@ -192,7 +186,7 @@ def _views(
     ],
 )
 def test_card_views_combine_safely(tops, whole, rank) -> None:
-    reading = _playing_reading(*_views(*tops, whole=whole), DUMMY)
+    reading = playing_reading(*_views(*tops, whole=whole), DUMMY)
     assert reading.rank == rank
     six_or_more = tops[0][0] >= 5 and (whole or tops[0])[0] >= 5
     assert (reading.confidence >= 0.5) == (rank is not None or six_or_more)
@@ -216,10 +210,10 @@ def test_a_face_sure_of_its_pips_names_the_card_its_corners_misread(
     rank_p, suits, _, _ = _views(*tops)
     pip_suits = np.full(4, (1 - pips) / 3, np.float32)
     pip_suits[3] = pips
-    reading = _playing_reading(rank_p, suits, _sure_of(*whole), pip_suits, DUMMY)
+    reading = playing_reading(rank_p, suits, _sure_of(*whole), pip_suits, DUMMY)
     assert (reading.rank, reading.suit) == ((rank, "spades") if rank else (None, None))
     suits[1] = [0.7, 0.05, 0.05, 0.2]  # a corner leaning to clubs: whose card is it?
-    assert _playing_reading(rank_p, suits, _sure_of(*whole), pip_suits, DUMMY).rank is None
+    assert playing_reading(rank_p, suits, _sure_of(*whole), pip_suits, DUMMY).rank is None
 
 
 def test_a_quad_on_one_pip_of_a_card_is_no_ace() -> None:
@@ -236,9 +230,9 @@ def test_a_blurred_eight_whose_pips_read_for_sure_is_a_sure_other_face() -> None
     """Blurred indices read as a 5 and a 6, the pips clearly an 8: a face that is no game
     card, read for sure (the default finder keeps it); never while a corner reads a game
     rank with some certainty."""
-    reading = _playing_reading(*_views((4, 0.41), (5, 0.45), whole=(7, 0.96)), DUMMY)
+    reading = playing_reading(*_views((4, 0.41), (5, 0.45), whole=(7, 0.96)), DUMMY)
     assert (reading.label, reading.rank) == (OTHER, None) and reading.confidence >= 0.7
-    reading = _playing_reading(*_views((4, 0.8), (5, 0.45), whole=(7, 0.96)), DUMMY)
+    reading = playing_reading(*_views((4, 0.8), (5, 0.45), whole=(7, 0.96)), DUMMY)
     assert reading.rank is None and reading.confidence < 0.5
 
 
@@ -249,30 +243,30 @@ def test_a_face_whose_pips_show_some_six_to_king_for_sure_is_one() -> None:
     face = np.full(15, 0.03 / 12, np.float32)
     face[[10, 11, 12]] = 0.5, 0.3, 0.17
     suits, pips = np.full((2, 4), 0.25, np.float32), np.full(4, 0.25, np.float32)
-    reading = _playing_reading(blank, suits, face, pips, DUMMY)
+    reading = playing_reading(blank, suits, face, pips, DUMMY)
     assert (reading.label, reading.rank) == (OTHER, None) and reading.confidence >= 0.95
     ace_corner = np.stack([_sure_of(0, 0.65), _sure_of(14, 0.8)])
-    reading = _playing_reading(ace_corner, suits, face, pips, DUMMY)
+    reading = playing_reading(ace_corner, suits, face, pips, DUMMY)
     assert reading.rank is None and reading.confidence < 0.5
     face[[10, 11, 12]] = 0.5, 0.3, 0.1  # 0.9 of 6..King: not sure enough
-    assert _playing_reading(blank, suits, face, pips, DUMMY).label == NOT_A_CARD
+    assert playing_reading(blank, suits, face, pips, DUMMY).label == NOT_A_CARD
 
 
 def test_an_unsure_back_is_no_card() -> None:
     """A phone or a dark note reads as a back at about 0.5-0.6; real backs at 0.8 and
     more: an unsure back is no card at all, and the pipeline drops it."""
-    sure = _playing_reading(*_views((13, 0.95), (13, 0.95)), DUMMY)
+    sure = playing_reading(*_views((13, 0.95), (13, 0.95)), DUMMY)
     assert (sure.face, sure.label) == ("down", "back")
-    unsure = _playing_reading(*_views((13, 0.55), (13, 0.55)), DUMMY)
+    unsure = playing_reading(*_views((13, 0.55), (13, 0.55)), DUMMY)
     assert unsure.label == NOT_A_CARD
 
 
 def test_the_pips_suit_vetoes_the_corners_suit() -> None:
     """Spades and clubs are hard to tell on a small index: a whole face read as clubs
     leaves the corners' 3 of spades unread."""
-    reading = _playing_reading(*_views((2, 0.95), (2, 0.95), whole_suit=0), DUMMY)
+    reading = playing_reading(*_views((2, 0.95), (2, 0.95), whole_suit=0), DUMMY)
     assert (reading.rank, reading.confidence < 0.5) == (None, True)
-    reading = _playing_reading(*_views((2, 0.95), (2, 0.95)), DUMMY)
+    reading = playing_reading(*_views((2, 0.95), (2, 0.95)), DUMMY)
     assert (reading.rank, reading.suit) == (3, "spades")
 
 
@@ -302,7 +296,7 @@ def test_suits_combine_safely(tops, corner_suits, sure, whole, pips, read) -> No
     suits = np.stack([np.full(4, (1 - p) / 3, np.float32) for p in sure])
     for row, (suit, p) in enumerate(zip(corner_suits, sure, strict=True)):
         suits[row, suit] = p
-    reading = _playing_reading(rank, suits, _sure_of(*whole), np.float32(pips), DUMMY)
+    reading = playing_reading(rank, suits, _sure_of(*whole), np.float32(pips), DUMMY)
     if read is None:
         assert (reading.rank, reading.confidence < 0.5) == (None, True)
     else:
@@ -339,20 +333,20 @@ def _scales(*views: tuple[int, float]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_a_card_read_from_one_index_needs_a_sure_rank_that_every_scale_reads() -> None:
-    sure = _index_reading(*_scales((0, 0.96), (0, 0.95), (0, 0.97)), DUMMY)
+    sure = index_reading(*_scales((0, 0.96), (0, 0.95), (0, 0.97)), DUMMY)
     assert (sure.rank, sure.suit, sure.label) == (1, "diamonds", "A of diamonds")
     assert sure.confidence > 0.9
     # the corners and the pips of a whole card may agree at 0.7; one index alone may not
-    assert _index_reading(*_scales((0, 0.85), (0, 0.85), (0, 0.85)), DUMMY).label == NOT_A_CARD
+    assert index_reading(*_scales((0, 0.85), (0, 0.85), (0, 0.85)), DUMMY).label == NOT_A_CARD
     # a patch that reads an Ace at one scale and a 10 at another is no card (a lone pip)
-    assert _index_reading(*_scales((0, 0.99), (9, 0.9), (0, 0.99)), DUMMY).label == NOT_A_CARD
+    assert index_reading(*_scales((0, 0.99), (9, 0.9), (0, 0.99)), DUMMY).label == NOT_A_CARD
     ranks, suits = _scales((0, 0.96), (0, 0.96), (0, 0.96))
     suits[:, 1] = 0.7
-    assert _index_reading(ranks, suits, DUMMY).label == NOT_A_CARD  # an unsure suit
-    nine = _index_reading(*_scales((8, 0.95), (8, 0.95), (8, 0.95)), DUMMY)
+    assert index_reading(ranks, suits, DUMMY).label == NOT_A_CARD  # an unsure suit
+    nine = index_reading(*_scales((8, 0.95), (8, 0.95), (8, 0.95)), DUMMY)
     assert (nine.rank, nine.label) == (None, OTHER)
     back = _scales((13, 0.99), (13, 0.99), (13, 0.99))
-    assert _index_reading(*back, DUMMY).label == NOT_A_CARD  # a back's print
+    assert index_reading(*back, DUMMY).label == NOT_A_CARD  # a back's print
 
 
 def test_read_index_reads_the_top_left_patch_of_each_quad(playing_reader: CardReader) -> None:

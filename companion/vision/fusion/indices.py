@@ -16,8 +16,8 @@ from ..geometry import (
     quad_iou,
     quad_sides,
 )
-from ..read import NOT_A_CARD, CardReader
-from ..types import CardReading
+from ..read import CardReader
+from ..types import NOT_A_CARD, CardReading
 from .levels import SAME_CARD, SURE, face_read_for_sure
 
 # A corner index whose card reads nothing is read again implying a card at the size of the

@@ -9,8 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..geometry import quad_cover
-from ..read import NOT_A_CARD
-from ..types import CardReading
+from ..types import NOT_A_CARD, CardReading
 
 # A reading the reader stands by (read.py: every game rank, a 6..King read clearly).
 SURE = 0.5

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..geometry import quad_iou
-from ..read import NOT_A_CARD
-from ..types import CardReading
+from ..types import NOT_A_CARD, CardReading
 from .candidates import Candidates, meeting_pairs
 from .levels import SAME_CARD, SURE, SURE_ENOUGH, preference
 
