@@ -25,6 +25,7 @@ import numpy as np
 from .features import CORNER_BOX, READ_SIZE
 from .onnx_models import MODELS_DIR, model_session
 from .segment import STRIDE, net_input
+from .stages import timed
 
 MODEL = MODELS_DIR / "index_finder.onnx"
 # The index patch, as fractions of the card's width and height: the patch the corner reader
@@ -74,6 +75,7 @@ class IndexHit:
         return IndexHit((self.quad + shift).astype(np.float32), self.centre + shift, self.score)
 
 
+@timed("index finder")
 def find_indices(
     small: np.ndarray, sx: float, sy: float, region: tuple[int, int, int, int] | None = None
 ) -> list[IndexHit]:

@@ -40,6 +40,7 @@ import numpy as np
 
 from companion.vision.geometry import order_clockwise
 from companion.vision.side_fit import NEXT, intersections, out_to_card_edges, refine_quads, sample
+from companion.vision.stages import timed
 
 # The finder works on a copy whose long side is at most this many pixels: at 800 a
 # 60-pixel card of a 1280-wide frame (the smallest the issue asks for) is 37 pixels long.
@@ -134,6 +135,7 @@ class _Candidate:
     guessed: bool = False  # spanned from one corner of a larger contour
 
 
+@timed("edge finder")
 def find_cards(image: np.ndarray) -> list[np.ndarray]:
     """Return the corners of every card in `image` (BGR or grey, uint8).
 

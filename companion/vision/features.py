@@ -18,6 +18,8 @@ from functools import cache
 import cv2
 import numpy as np
 
+from .stages import timed
+
 # Rectified card for reading: (width, height), 5:7 like the cards themselves.
 READ_SIZE: tuple[int, int] = (120, 168)
 # The corner index patch inside a READ_SIZE card: x0, y0, x1, y1 (a quarter of the width,
@@ -51,6 +53,7 @@ def _card_corners(size: tuple[int, int]) -> np.ndarray:
     return np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
 
 
+@timed("cutting views")
 def rectify_cards(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
     """Every quad warped to a READ_SIZE portrait card: (N, H, W, 3) uint8 BGR.
 
@@ -72,6 +75,7 @@ _BOTTOM_RIGHT = np.array(
 )
 
 
+@timed("cutting views")
 def corner_views_of(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
     """`corner_views(rectify_cards(image, quads))`, warping only the two corner patches.
 
@@ -89,6 +93,7 @@ def corner_views_of(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarra
     return views
 
 
+@timed("cutting views")
 def top_left_views_of(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
     """The top-left corner patch of each quad alone (`corner_views_of`' even rows): where
     only that corner is in sight."""
@@ -174,6 +179,7 @@ def embed_input(cards: np.ndarray) -> np.ndarray:
     return to_model_input(small)
 
 
+@timed("cutting views")
 def whole_views_of(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
     """Every quad warped straight to a WHOLE_SIZE portrait card, what the whole-card reader
     sees: (N, h, w, 3) uint8 BGR, a ninth of the pixels of `rectify_cards`.

@@ -49,6 +49,7 @@ from .playing_views import (
     index_reading,
     playing_reading,
 )
+from .stages import timed
 from .types import NOT_A_CARD, OTHER, CardReading
 
 PLAYING_MODEL = SHIPPED_DIR / "playing_cards.onnx"
@@ -219,6 +220,7 @@ class CardReader:
             )
         return readings
 
+    @timed("reader nets")
     def _index_probabilities(
         self, image: np.ndarray, quads: Sequence[np.ndarray], scales: Sequence[float]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -239,6 +241,7 @@ class CardReader:
 
     # --- playing cards -----------------------------------------------------------------
 
+    @timed("reader nets")
     def _probabilities(
         self, views: np.ndarray, wholes: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -270,6 +273,7 @@ class CardReader:
         """Unit embeddings of READ_SIZE cards, one batched call: (N, D)."""
         return self._embed_input(embed_input(cards))
 
+    @timed("reader nets")
     def _embed_input(self, batch: np.ndarray) -> np.ndarray:
         """Unit embeddings of cards already in `features.embed_input` form: (N, D)."""
         return self._session.run(None, {"cards": batch})[0]

@@ -30,6 +30,7 @@ from companion.vision.detect import as_bgr
 from companion.vision.geometry import order_clockwise
 from companion.vision.onnx_models import MODELS_DIR, model_session
 from companion.vision.side_fit import out_to_card_edges, refine_quads
+from companion.vision.stages import timed
 
 # Two sets of the same net's weights (models/README.md): MODEL, fine-tuned at the scale a
 # whole webcam frame is seen at (then on crowded tables of small cards), for frames seen
@@ -92,6 +93,7 @@ def find_cards_learned(image: np.ndarray) -> list[np.ndarray]:
     return place_quads(colour, rough_quads(card_maps(colour)))
 
 
+@timed("placing quads")
 def place_quads(colour: np.ndarray, rough: np.ndarray) -> list[np.ndarray]:
     """Rough quads placed on the cards' own edges at full resolution, ordered clockwise."""
     if not len(rough):
@@ -150,6 +152,7 @@ def net_size(width: int, height: int, long_side: int | None = None) -> tuple[int
     return w, h, -(-w // STRIDE) * STRIDE, -(-h // STRIDE) * STRIDE
 
 
+@timed("scaling the frame")
 def net_input(image: np.ndarray, long_side: int | None = None) -> tuple[np.ndarray, float, float]:
     """The BGR frame scaled for the net (`net_size`) and padded (edge pixels repeated); x
     and y scales. Training scales its frames to TRAINED_LONG_SIDE."""
@@ -177,6 +180,7 @@ def shrink(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return cv2.resize(cv2.blur(image, (box, box)), size, interpolation=cv2.INTER_LINEAR)
 
 
+@timed("finder net")
 def card_maps(image: np.ndarray, scaled: tuple[np.ndarray, float, float] | None = None) -> CardMaps:
     """The net's card and core probabilities for a BGR uint8 frame; `scaled`: the frame's
     `net_input`, where the caller made it already."""
@@ -192,6 +196,7 @@ def card_maps(image: np.ndarray, scaled: tuple[np.ndarray, float, float] | None 
     return CardMaps(card, core, sx, sy)
 
 
+@timed("rough quads")
 def rough_quads(maps: CardMaps) -> np.ndarray:
     """(N, 4, 2) float32 rough card corners in the frame's pixels."""
     quads = _blob_quads(maps.card, maps.core)
