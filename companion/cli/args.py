@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import argparse
 
+# The picture size a camera is asked for: the size card reading is measured at (`companion
+# bench vision`). At a webcam's usual default, 640x480, the cards are half as long, most
+# under the 60 pixels the reader is built for.
+CAMERA_SIZE = (1280, 720)
+
 
 def parse_size(text: str) -> tuple[int, int]:
     """`960x540` to (960, 540); anything else is refused with the expected form."""
@@ -16,3 +21,16 @@ def parse_size(text: str) -> tuple[int, int]:
     if not (320 <= width <= 3840 and 240 <= height <= 2160):
         raise argparse.ArgumentTypeError(f"expected a size from 320x240 to 3840x2160, got {text}")
     return width, height
+
+
+def add_camera_size(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """`--camera-size WxH`: the picture size to ask the camera for."""
+    width, height = CAMERA_SIZE
+    parser.add_argument(
+        "--camera-size",
+        type=parse_size,
+        default=CAMERA_SIZE,
+        metavar="WxH",
+        help=f"the picture size to ask the camera for (default {width}x{height}, the size card "
+        "reading is measured at; a camera without it gives the nearest it has)",
+    )

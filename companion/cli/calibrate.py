@@ -13,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from companion.cli.args import parse_size
+from companion.cli.args import add_camera_size, parse_size
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,6 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--markers-now", action="store_true", help="with --camera: calibrate from markers"
     )
+    add_camera_size(p)
     p.add_argument("--seats", help='anchors as "Alia=412,650;Ben=900,640"')
     p.add_argument(
         "--size", type=parse_size, help="with --seats: the picture size WxH, e.g. 1280x720"
@@ -78,13 +79,16 @@ def _read_image(path: Path):  # -> np.ndarray
     return image
 
 
-def _from_camera(index: int, players: list[str], markers: bool):  # -> Calibration
-    """Ask the table, grab a fresh frame for each answer, calibrate from those frames."""
+def _from_camera(
+    index: int, players: list[str], markers: bool, size: tuple[int, int]
+):  # -> Calibration
+    """Ask the table, grab a fresh frame for each answer, calibrate from those frames (the
+    camera asked for pictures of `size`, as `companion play` asks it)."""
     from companion.vision import calibration as cal
     from companion.vision.sources import CameraSource, SourceError
 
     try:
-        camera = CameraSource(index, queue_size=1)
+        camera = CameraSource(index, queue_size=1, size=size)
     except SourceError as error:
         raise cal.CalibrationError(str(error)) from None
     with camera:
@@ -152,7 +156,9 @@ def run(args: argparse.Namespace) -> int:
                 _read_image(args.image), _players(args.players), str(args.image)
             )
         elif args.camera is not None:
-            calibration = _from_camera(args.camera, _players(args.players), args.markers_now)
+            calibration = _from_camera(
+                args.camera, _players(args.players), args.markers_now, args.camera_size
+            )
         elif len(args.from_cards) == 1:
             (photo,) = args.from_cards
             calibration = cal.calibrate_from_cards(

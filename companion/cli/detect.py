@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         if calibration is not None:
             height, width = image.shape[:2]
             try:
-                calibration.check_image_size((width, height))
+                calibration.check_image_size((width, height), "this picture")
                 seats = [calibration.seat_of(r.center) for r in readings]
             except CalibrationError as err:
                 print(f"companion detect: {path}: {err}", file=sys.stderr)

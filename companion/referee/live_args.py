@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from companion.cli.args import add_camera_size
+
 DEFAULT_DECK = "demo-animals"
 CALLERS = ("companion", "table")  # companion.referee.live.CALLER_MODES
 RULES = ("original", "playing-cards")  # companion.rules.events.RULE_SETS
@@ -21,6 +23,7 @@ def add_live_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--camera", type=int, metavar="N", help="play with camera number N")
     source.add_argument("--video", type=Path, metavar="FILE", help="play a recorded video")
     live = parser.add_argument_group("camera play (with --camera or --video)")
+    add_camera_size(live)
     live.add_argument("--headless", action="store_true", help="no dashboard: print the events")
     live.add_argument("--log-out", type=Path, metavar="FILE", help="write the table log seen")
     live.add_argument("--players", help="names in clockwise order: Alia,Ben,Carmen,Dori")

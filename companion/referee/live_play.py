@@ -27,7 +27,12 @@ if TYPE_CHECKING:
     from companion.referee.session import GameSession
     from companion.store import Store
     from companion.vision.calibration import Calibration
-    from companion.vision.sources import FrameSource
+    from companion.vision.sources import (
+        CameraSource,
+        FrameSource,
+        ImageFolderSource,
+        VideoFileSource,
+    )
 
 
 SETUP_ERRORS = (SetupError, ValueError, RuntimeError, OSError)
@@ -43,7 +48,7 @@ def play_live(args: argparse.Namespace) -> int:
     try:
         calibration = seat_calibration(seats=args.seats, calibration=_calibration_file(args))
         ready = None if args.resume else _ready(args, calibration, _config(args, calibration))
-        open_frames = _frames(args)
+        open_frames = _frames(args, calibration)
     except SETUP_ERRORS as error:
         return _refused(error)
     with Store(args.db) as store:
@@ -147,23 +152,58 @@ def _headless(
     print(f"{count} frames.", final_scores(session.state))
 
 
-def _frames(args: argparse.Namespace) -> Callable[[], Iterator[FeedItem]]:
-    """A function opening the frame stream (checked once now, so errors show at once)."""
+def _frames(args: argparse.Namespace, calibration: Calibration) -> Callable[[], Iterator[FeedItem]]:
+    """A function opening the frame stream, checked once now so that errors show at once:
+    a source that does not open, or pictures of another size than the seats' calibration
+    (`_check_picture_size`)."""
     from companion.vision.sources import CameraSource, SourceError, open_source
 
+    def camera() -> CameraSource:
+        return CameraSource(args.camera, size=args.camera_size)
+
     try:
-        first = CameraSource(args.camera) if args.camera is not None else open_source(args.video)
+        first = camera() if args.camera is not None else open_source(args.video)
     except SourceError as error:
         raise SetupError(str(error)) from None
+    try:
+        _check_picture_size(args, first, calibration)
+    except SetupError:
+        first.close()
+        raise
     opened = [first]
 
     def open_frames() -> Iterator[FeedItem]:
-        source = opened.pop() if opened else CameraSource(args.camera)
+        source = opened.pop() if opened else camera()
         if args.camera is not None:
             return camera_items(source)
         return _file_items(source)
 
     return open_frames
+
+
+def _check_picture_size(
+    args: argparse.Namespace,
+    source: CameraSource | VideoFileSource | ImageFolderSource,
+    calibration: Calibration,
+) -> None:
+    """A `SetupError` where the source's pictures are of another size than those the seats
+    were calibrated on: every card would be seated by anchors lying elsewhere. Seats given
+    as `--seats` text have no size; a camera that gives no picture yet is not judged."""
+    from companion.vision.calibration import CalibrationError
+
+    size = source.frame_size() if calibration.image_size is not None else None
+    if size is None:
+        return
+    if args.camera is not None:
+        what = f"camera {args.camera}'s picture"
+        width, height = calibration.image_size
+        hint = f" (or ask the camera for pictures that size: --camera-size {width}x{height})"
+    else:
+        what, hint = f"video {args.video}", ""
+    try:
+        calibration.check_image_size(size, what)
+    except CalibrationError as error:
+        raise SetupError(f"{error}{hint}") from None
 
 
 def _file_items(source: FrameSource) -> Iterator[FeedItem]:

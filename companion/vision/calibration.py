@@ -72,13 +72,14 @@ class Calibration:
             return None
         return best
 
-    def check_image_size(self, size: tuple[int, int]) -> None:
-        """Raise if the anchors were measured on a picture of another size."""
+    def check_image_size(self, size: tuple[int, int], source: str = "the camera's picture") -> None:
+        """Raise if the anchors were measured on pictures of another size than `source`'s
+        ("camera 0's picture", "video game.mp4"): the seats would lie elsewhere."""
         if self.image_size is not None and tuple(self.image_size) != tuple(size):
             w, h = self.image_size
             raise CalibrationError(
-                f"the calibration was made on {w}x{h} pictures but the camera gives "
-                f"{size[0]}x{size[1]}: run `companion calibrate` again for this camera"
+                f"the calibration was made on {w}x{h} pictures but {source} is "
+                f"{size[0]}x{size[1]}: run `companion calibrate` again on its pictures"
             )
 
     # --- following a bumped camera ------------------------------------------------------

@@ -102,6 +102,9 @@ class CameraSource(_Closing):
                 "program? (try another index, or --video FILE)"
             )
         if self._size is not None:
+            # Most USB webcams give 1280x720 at 30 fps only as MJPG: raw frames that size fill
+            # USB 2 at 5 to 10 fps. A camera without MJPG keeps its own format.
+            cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG"))
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self._size[0])
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self._size[1])
         return cap
@@ -139,6 +142,17 @@ class CameraSource(_Closing):
     def lost(self) -> bool:
         """True when no picture has come for `lost_after` seconds."""
         return time.monotonic() - self._last_frame_at > self.lost_after
+
+    def frame_size(self, timeout: float = 3.0) -> tuple[int, int] | None:
+        """(width, height) of the camera's pictures, waiting up to `timeout` s for one
+        (left in the queue); None if none came. A camera may give another size than it
+        was asked for: the nearest it has."""
+        with self._cond:
+            self._cond.wait_for(lambda: bool(self._queue) or self._stop.is_set(), timeout)
+            if not self._queue:
+                return None
+            height, width = self._queue[-1].image.shape[:2]
+        return width, height
 
     def read(self, timeout: float = 1.0) -> Frame | None:
         """The oldest queued frame, waiting up to `timeout` s; None if none came."""
@@ -180,6 +194,14 @@ class VideoFileSource(_Closing):
         file_fps = self._capture.get(cv2.CAP_PROP_FPS)
         self.fps = float(fps or (file_fps if file_fps and file_fps > 0 else 30.0))
 
+    def frame_size(self) -> tuple[int, int]:
+        """(width, height) of the video's frames."""
+        if self._capture is None:
+            raise SourceError(f"{self.path} is closed")
+        width = int(self._capture.get(cv2.CAP_PROP_FRAME_WIDTH))
+        height = int(self._capture.get(cv2.CAP_PROP_FRAME_HEIGHT))
+        return width, height
+
     def __iter__(self) -> Iterator[Frame]:
         index = 0
         while self._capture is not None:
@@ -212,6 +234,14 @@ class ImageFolderSource(_Closing):
             )
         self.fps = fps
         self.skipped: list[Path] = []
+
+    def frame_size(self) -> tuple[int, int] | None:
+        """(width, height) of the first readable image; None if none is readable."""
+        for path in self.paths:
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is not None:
+                return image.shape[1], image.shape[0]
+        return None
 
     def __iter__(self) -> Iterator[Frame]:
         index = 0
@@ -267,7 +297,9 @@ class SyntheticSource(_Closing):
         self._closed = True
 
 
-def open_source(spec: int | str | Path, **options: Any) -> FrameSource:
+def open_source(
+    spec: int | str | Path, **options: Any
+) -> CameraSource | VideoFileSource | ImageFolderSource:
     """A camera index (int or digits), a video file or a folder of images."""
     if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
         return CameraSource(int(spec), **options)

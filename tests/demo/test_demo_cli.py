@@ -107,3 +107,28 @@ def test_camera_play_resumes_the_last_unfinished_game(tmp_path, capsys):
 def test_manual_play_refuses_a_camera(capsys):
     assert main(["play", "--manual", "--camera", "0"]) == 2
     assert "--manual is play without a camera" in capsys.readouterr().err
+
+
+def test_play_refuses_seats_calibrated_on_pictures_of_another_size(tmp_path, capsys):
+    """Anchors measured on 640x480 pictures would seat a 320x240 video's cards wrongly:
+    the run is refused at once, saying both sizes; at the calibrated size it plays."""
+    import numpy as np
+
+    from companion.vision.calibration import Calibration
+    from companion.vision.sources import VideoWriter
+
+    video = tmp_path / "table.mp4"
+    with VideoWriter(video, fps=10) as writer:
+        for _ in range(3):
+            writer.write(np.full((240, 320, 3), 90, np.uint8))
+    seats = {"Alia": (160.0, 220.0), "Ben": (160.0, 20.0)}
+    args = ["play", "--video", str(video), "--headless", "--players", "Alia,Ben"]
+    args += ["--db", str(tmp_path / "h.db")]
+    for size, code in (((640, 480), 2), ((320, 240), 0)):
+        calibration = tmp_path / f"seats-{size[0]}.json"
+        Calibration(seats=seats, image_size=size).save(calibration)
+        assert main([*args, "--calibration", str(calibration)]) == code
+        err = capsys.readouterr().err
+        if code:
+            assert "made on 640x480 pictures but video" in err
+            assert "is 320x240: run `companion calibrate` again" in err

@@ -178,10 +178,13 @@ def test_cli_camera_asks_each_player_in_turn(
     from companion.vision.types import Frame
 
     laid: list[int] = []
+    asked: list[tuple[int, int] | None] = []
 
     class FakeCamera:
-        def __init__(self, index: int, queue_size: int = 1) -> None:
-            pass
+        def __init__(
+            self, index: int, queue_size: int = 1, size: tuple[int, int] | None = None
+        ) -> None:
+            asked.append(size)
 
         def read(self, timeout: float = 1.0) -> Frame:
             return Frame(0, 0.0, np.full((720, 1280, 3), len(laid), np.uint8))
@@ -207,6 +210,8 @@ def test_cli_camera_asks_each_player_in_turn(
         main(["calibrate", "--camera", "0", "--players", ",".join(PLAYERS), "--out", str(out)]) == 0
     )
     assert load_calibration(out).seats["Carmen"] == pytest.approx(ANCHORS[2])
+    assert load_calibration(out).image_size == (1280, 720)
+    assert asked == [(1280, 720)]  # the size `companion play` asks the camera for too
 
 
 def test_markers_on_a_rendered_tilted_table() -> None:

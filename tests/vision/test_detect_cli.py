@@ -89,6 +89,19 @@ def test_calibration_adds_seats(capsys, table_picture, tmp_path):
     assert set(seats) <= {"Alia", "Ben"} and "Alia" in seats and "Ben" in seats
 
 
+def test_a_calibration_of_another_picture_size_seats_nobody_and_says_why(
+    capsys, table_picture, tmp_path
+):
+    path = tmp_path / "seats.json"
+    Calibration({"Alia": (100.0, 200.0), "Ben": (600.0, 200.0)}, image_size=(1280, 720)).save(path)
+    status, output, err = run_detect(
+        capsys, "--json", "--calibration", str(path), str(table_picture)
+    )
+    assert status == 2
+    assert "made on 1280x720 pictures but this picture is 640x400" in err
+    assert {card["seat"] for card in output["images"][0]["cards"]} == {None}
+
+
 def test_broken_calibration_and_unknown_deck_say_why(capsys, table_picture, tmp_path):
     path = tmp_path / "seats.json"
     path.write_text("{not json", encoding="utf-8")

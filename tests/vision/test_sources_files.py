@@ -115,6 +115,44 @@ def test_camera_thread_drops_oldest_frames(video: Path) -> None:
     assert second.t >= first.t
 
 
+def test_camera_is_asked_for_a_size_and_tells_the_size_it_gives(video: Path) -> None:
+    # The camera is asked for MJPG first (1280x720 at 30 fps over USB 2), then the size;
+    # what it gives may differ (here a 160x120 video stands in for it).
+    asked: list[tuple[int, float]] = []
+
+    class Recording:
+        def __init__(self) -> None:
+            self.capture = cv2.VideoCapture(str(video))
+
+        def set(self, prop: int, value: float) -> bool:
+            asked.append((prop, value))
+            return self.capture.set(prop, value)
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.capture, name)  # isOpened, read, release
+
+    source = CameraSource(0, size=(1280, 720), capture_factory=lambda i: Recording())
+    try:
+        assert source.frame_size(timeout=2) == (160, 120)
+        assert source.read(timeout=2) is not None  # the frame looked at stays queued
+    finally:
+        source.close()
+    mjpg = float(cv2.VideoWriter.fourcc(*"MJPG"))
+    assert asked[:3] == [  # a camera lost and reopened is asked again
+        (cv2.CAP_PROP_FOURCC, mjpg),
+        (cv2.CAP_PROP_FRAME_WIDTH, 1280),
+        (cv2.CAP_PROP_FRAME_HEIGHT, 720),
+    ]
+
+
+def test_files_tell_their_picture_size(video: Path, tmp_path: Path) -> None:
+    with VideoFileSource(video) as source:
+        assert source.frame_size() == (160, 120)
+    (tmp_path / "a.png").write_bytes(b"not a picture")
+    cv2.imwrite(str(tmp_path / "b.png"), np.zeros((50, 70, 3), np.uint8))
+    assert ImageFolderSource(tmp_path).frame_size() == (70, 50)
+
+
 def test_synthetic_source_numbers_frames() -> None:
     frames = list(SyntheticSource(iter(_frames(4)), fps=20))
     assert [f.id for f in frames] == [0, 1, 2, 3]
