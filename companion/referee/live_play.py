@@ -170,6 +170,8 @@ def _frames(args: argparse.Namespace, calibration: Calibration) -> Callable[[], 
     except SetupError:
         first.close()
         raise
+    if args.camera is not None:
+        _tell_camera_size(args, first)
     opened = [first]
 
     def open_frames() -> Iterator[FeedItem]:
@@ -204,6 +206,22 @@ def _check_picture_size(
         calibration.check_image_size(size, what)
     except CalibrationError as error:
         raise SetupError(f"{error}{hint}") from None
+
+
+def _tell_camera_size(args: argparse.Namespace, camera: CameraSource) -> None:
+    """Say so where the camera gives pictures of another size than it was asked for (one
+    without 1280x720 gives the nearest it has): the cards then look smaller or larger
+    than card reading is measured at."""
+    from companion.cli.args import CAMERA_SIZE
+
+    size = camera.frame_size()
+    if size is not None and tuple(size) != tuple(args.camera_size):
+        print(
+            f"companion play: camera {args.camera} gives {size[0]}x{size[1]} pictures, not "
+            f"the {args.camera_size[0]}x{args.camera_size[1]} asked for; card reading is "
+            f"measured at {CAMERA_SIZE[0]}x{CAMERA_SIZE[1]}",
+            file=sys.stderr,
+        )
 
 
 def _file_items(source: FrameSource) -> Iterator[FeedItem]:

@@ -132,3 +132,31 @@ def test_play_refuses_seats_calibrated_on_pictures_of_another_size(tmp_path, cap
         if code:
             assert "made on 640x480 pictures but video" in err
             assert "is 320x240: run `companion calibrate` again" in err
+
+
+def test_play_says_when_the_camera_gives_another_size_than_asked(monkeypatch, capsys):
+    import argparse
+
+    from companion.referee import live_play
+    from companion.vision import sources
+    from companion.vision.calibration import Calibration
+
+    class Camera:
+        def __init__(self, index: int, size: tuple[int, int] | None = None) -> None:
+            self.asked = size
+
+        def frame_size(self, timeout: float = 3.0) -> tuple[int, int]:
+            return (640, 480)  # a webcam without 1280x720
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(sources, "CameraSource", Camera)
+    args = argparse.Namespace(camera=0, video=None, camera_size=(1280, 720))
+    live_play._frames(args, Calibration({"Alia": (1.0, 2.0)}))
+    assert "camera 0 gives 640x480 pictures, not the 1280x720 asked for" in (
+        capsys.readouterr().err
+    )
+    args.camera_size = (640, 480)
+    live_play._frames(args, Calibration({"Alia": (1.0, 2.0)}))
+    assert capsys.readouterr().err == ""
