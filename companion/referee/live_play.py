@@ -27,12 +27,7 @@ if TYPE_CHECKING:
     from companion.referee.session import GameSession
     from companion.store import Store
     from companion.vision.calibration import Calibration
-    from companion.vision.sources import (
-        CameraSource,
-        FrameSource,
-        ImageFolderSource,
-        VideoFileSource,
-    )
+    from companion.vision.sources import FrameSource
 
 
 SETUP_ERRORS = (SetupError, ValueError, RuntimeError, OSError)
@@ -165,13 +160,17 @@ def _frames(args: argparse.Namespace, calibration: Calibration) -> Callable[[], 
         first = camera() if args.camera is not None else open_source(args.video)
     except SourceError as error:
         raise SetupError(str(error)) from None
+    # The source's picture size, asked once: a camera that gives no picture makes
+    # `frame_size` wait its whole timeout.
+    wanted = calibration.image_size is not None or args.camera is not None
+    size = first.frame_size() if wanted else None
     try:
-        _check_picture_size(args, first, calibration)
+        _check_picture_size(args, size, calibration)
     except SetupError:
         first.close()
         raise
     if args.camera is not None:
-        _tell_camera_size(args, first)
+        _tell_camera_size(args, size)
     opened = [first]
 
     def open_frames() -> Iterator[FeedItem]:
@@ -184,17 +183,15 @@ def _frames(args: argparse.Namespace, calibration: Calibration) -> Callable[[], 
 
 
 def _check_picture_size(
-    args: argparse.Namespace,
-    source: CameraSource | VideoFileSource | ImageFolderSource,
-    calibration: Calibration,
+    args: argparse.Namespace, size: tuple[int, int] | None, calibration: Calibration
 ) -> None:
-    """A `SetupError` where the source's pictures are of another size than those the seats
-    were calibrated on: every card would be seated by anchors lying elsewhere. Seats given
-    as `--seats` text have no size; a camera that gives no picture yet is not judged."""
+    """A `SetupError` where the source's pictures (`size`) are of another size than those
+    the seats were calibrated on: every card would be seated by anchors lying elsewhere.
+    Seats given as `--seats` text have no size; a camera that gives no picture yet (`size`
+    None) is not judged."""
     from companion.vision.calibration import CalibrationError
 
-    size = source.frame_size() if calibration.image_size is not None else None
-    if size is None:
+    if size is None or calibration.image_size is None:
         return
     if args.camera is not None:
         what = f"camera {args.camera}'s picture"
@@ -208,13 +205,12 @@ def _check_picture_size(
         raise SetupError(f"{error}{hint}") from None
 
 
-def _tell_camera_size(args: argparse.Namespace, camera: CameraSource) -> None:
-    """Say so where the camera gives pictures of another size than it was asked for (one
-    without 1280x720 gives the nearest it has): the cards then look smaller or larger
-    than card reading is measured at."""
+def _tell_camera_size(args: argparse.Namespace, size: tuple[int, int] | None) -> None:
+    """Say so where the camera gives pictures (`size`) of another size than it was asked
+    for (one without 1280x720 gives the nearest it has): the cards then look smaller or
+    larger than card reading is measured at."""
     from companion.cli.args import CAMERA_SIZE
 
-    size = camera.frame_size()
     if size is not None and tuple(size) != tuple(args.camera_size):
         print(
             f"companion play: camera {args.camera} gives {size[0]}x{size[1]} pictures, not "
