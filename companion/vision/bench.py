@@ -25,13 +25,19 @@ Figures (targets from issue 3):
   show them: `random_scene(..., layout="pile")`), each face whose corner index is in
   sight counted: read right or not, and game cards read where no such card lies or as
   another (`HeapTally`).
+- with `--designed-backs N`: N held-out playing-card tables of 15 cards, most face down,
+  each deck with a back design of its own (`synth.art.designed_back`: plain, faint or
+  patterned, with or without a white margin), scored as the card scenes are, with the
+  face-down cards read as backs counted apart: a back never seen must still be a card
+  played.
 
 Seeds. Scenes are `synth.random_scene(np.random.default_rng(seed), ...)`. Seeds below
 `HELD_OUT_SEED` are free for training and tuning (the reader's training uses streams 0,
 1, 10_000, 10_001 and its evaluation 900_000; the finder was tuned on 0..99_999);
 the benchmark only ever renders seeds from `HELD_OUT_SEED` on (card scenes) and from
 `EMPTY_SEED` on (empty tables), which no training may use; close-up heaps from
-`HEAP_SEED` (the tuning heaps of models/README.md start at 3,100,000).
+`HEAP_SEED` (the tuning heaps of models/README.md start at 3,100,000), tables of designed
+backs from `DESIGN_SEED`.
 """
 
 from __future__ import annotations
@@ -55,6 +61,8 @@ from companion.vision.types import CardReading
 HELD_OUT_SEED = 5_000_000
 EMPTY_SEED = 6_000_000
 HEAP_SEED = 5_800_000
+DESIGN_SEED = 5_900_000
+DESIGN_FACE_UP_RATE = 0.4  # tables of designed backs: most cards face down
 # Heaps: a third each of webcam frames and of phone photos either way up, cards this long.
 HEAP_SIZES = ((1280, 720), (504, 378), (378, 504))
 HEAP_LENGTHS = {(1280, 720): (150.0, 400.0)}
@@ -89,6 +97,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--heaps", type=int, default=0, help="close-up heaps of playing cards (0: none)"
     )
+    parser.add_argument(
+        "--designed-backs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="playing-card tables whose backs are designs never trained on (0: none)",
+    )
     parser.add_argument("--real-photos", metavar="DIR", help="labelled real photos (manifest.json)")
     parser.add_argument(
         "--real-split",
@@ -109,9 +124,10 @@ def main(args: argparse.Namespace) -> int:
     import cv2
 
     cv2.setNumThreads(1)  # one-core figures (the reader's onnxruntime uses one thread)
-    for name in ("scenes", "empty", "heaps"):
+    for name in ("scenes", "empty", "heaps", "designed_backs"):
         if getattr(args, name) < 0:
-            print(f"companion bench vision: --{name} must be 0 or more", file=sys.stderr)
+            option = name.replace("_", "-")
+            print(f"companion bench vision: --{option} must be 0 or more", file=sys.stderr)
             return 2
     figures: dict[str, object] = {}
     decks = ("playing-cards", "animals") if args.deck == "both" else (args.deck,)
@@ -158,6 +174,11 @@ def main(args: argparse.Namespace) -> int:
             readings, _ = timed_read("playing-cards", image, [], args.finder)
             heaps.add_scene(readings, truths)
         figures["close-up heaps"] = heaps.summary()
+    if args.designed_backs:
+        designed = Tally()
+        for image, truths in designed_back_scenes(args.designed_backs, DESIGN_SEED):
+            designed.add_scene(*timed_read("playing-cards", image, [], args.finder), truths)
+        figures["tables of backs never seen"] = designed.summary()
     if args.real_photos:
         try:
             figures["real photos"] = real_photo_figures(
@@ -214,6 +235,24 @@ def heap_scenes(count: int, first_seed: int) -> Iterator[tuple[np.ndarray, list]
             length_range=HEAP_LENGTHS.get(size, PHOTO_LENGTHS),
             hand_rate=0.0,
             distractors=0,
+        )
+        yield render_scene(spec)
+
+
+def designed_back_scenes(count: int, first_seed: int) -> Iterator[tuple[np.ndarray, list]]:
+    """`count` 1280x720 tables of 15 playing cards, most face down, each scene's deck with
+    a procedural back design of its own (`random_scene(..., designed_backs=1.0)`)."""
+    from companion.vision.synth import random_scene, render_scene
+
+    for index in range(count):
+        rng = np.random.default_rng(first_seed + index)
+        spec = random_scene(
+            rng,
+            SCENE_CARDS,
+            "playing-cards",
+            size=FRAME_SIZE,
+            face_up_rate=DESIGN_FACE_UP_RATE,
+            designed_backs=1.0,
         )
         yield render_scene(spec)
 
@@ -311,6 +350,7 @@ class Tally:
             if truth.visible < VISIBLE:
                 continue  # mostly hidden: may be found or not, never a phantom
             c["cards"] += 1
+            c["face down"] += truth.face == "down"
             in_range = quad_long_side(truth.corners) >= MIN_CARD_LENGTH
             c["cards in range"] += in_range
             if not found:
@@ -323,6 +363,7 @@ class Tally:
             if got == want:
                 c["right"] += 1
                 c["right in range"] += in_range
+                c["face down right"] += truth.face == "down"
             elif reading.rank is not None:
                 c["misread as a game rank"] += 1
             else:
@@ -351,6 +392,7 @@ class Tally:
                 c["right in range"] / max(1, c["cards in range"]), 4
             ),
             f"cards under {MIN_CARD_LENGTH:.0f} px": c["cards"] - c["cards in range"],
+            "face-down cards read as backs": f"{c['face down right']} of {c['face down']}",
             "found rate": round(c["found"] / cards, 4),
             "misread as a game rank": c["misread as a game rank"],
             "game cards on no card": c["game cards on no card"],

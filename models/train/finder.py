@@ -44,6 +44,8 @@ RUN_SAMPLES = 6000  # scenes at the runtime's scale
 PILE_SEEDS = 500_000  # scene seeds from here on are heaps of big cards (`layout="pile"`)
 CROWD_SEEDS = 600_000  # and from here on crowded tables of 10..15 small cards (`tune`)
 CROWD_SAMPLES = 4000  # crowded tables in the fifth stage
+DESIGN_SEEDS = 700_000  # and from here on tables whose backs are procedural designs
+DESIGN_SAMPLES = 3000  # such tables in the sixth stage
 # Small cards weigh more in the loss (`small_card_weights`): a card whose core covers
 # fewer output pixels than this (a card about 100 pixels long in a 1280x720 frame) weighs
 # sqrt(SMALL_CORE / its core's area), at most SMALL_CARD_MAX_WEIGHT.
@@ -59,7 +61,9 @@ def scene_sample(
     The frame (or its crop) is scaled to `long_side`, or with None as the runtime scales
     it (`segment.net_size`: a whole 1280x720 frame to 416)."""
     rng = training_rng(seed)
-    if seed >= CROWD_SEEDS:
+    if seed >= DESIGN_SEEDS:
+        spec = designed_scene(rng)
+    elif seed >= CROWD_SEEDS:
         spec = crowded_scene(rng)
     elif seed >= PILE_SEEDS:
         spec = pile_scene(rng, "mixed", int(rng.integers(2, 6)))
@@ -136,6 +140,27 @@ def crowded_scene(rng: np.random.Generator):
         length_range=(50.0, 400.0),
         distractors=int(rng.integers(0, 4)),
         hand_rate=0.2,
+    )
+
+
+def designed_scene(rng: np.random.Generator):
+    """A table whose deck has a procedural back design (`art.designed_back`), most cards
+    face down: the first five stages saw three playing backs and the animal editions'
+    patterned ones, and missed most face-down cards of plain or faint backs. Half are
+    as crowded as `crowded_scene`, half as the first stages' tables; one to four things
+    lie about and often a hand, more than on other tables: a finder that learned plain
+    backs outlined phones and sticky notes too."""
+    crowded = rng.random() < 0.5
+    return random_scene(
+        rng,
+        int(rng.integers(10, 16)) if crowded else int(rng.integers(1, 16)),
+        "mixed",
+        size=FRAME,
+        face_up_rate=0.3,
+        length_range=(50.0, 400.0) if crowded else (60.0, 400.0),
+        distractors=int(rng.integers(1, 5)),
+        hand_rate=0.4,
+        designed_backs=1.0,
     )
 
 
@@ -294,6 +319,7 @@ def tune(
     threads: int = 2,
     processes: int = 2,
     crowded: int = 0,
+    designed: int = 0,
     small_cards: bool = False,
 ) -> None:
     """Fine-tune the exported finder `init` for `minutes` on scenes scaled as the runtime
@@ -301,7 +327,8 @@ def tune(
     it at 320), seeds 0..RUN_SAMPLES-1, rendered on `processes` and cached in
     RUN_DATA_DIR, mixed with the first stages' scenes (DATA_DIR) so that what those taught
     at 320, as the phone photos are seen, is kept; with `crowded` tables of small cards
-    from CROWD_SEEDS on too (the fifth stage); export to `out`."""
+    from CROWD_SEEDS on too (the fifth stage), and `designed` tables of procedural backs
+    from DESIGN_SEEDS (the sixth); export to `out`."""
     import torch
 
     torch.manual_seed(seed)
@@ -311,6 +338,8 @@ def tune(
     sets = [run_scale, first]
     if crowded:
         sets.append(_load_or_render(RUN_DATA_DIR, CROWD_SEEDS, crowded, None, processes))
+    if designed:
+        sets.append(_load_or_render(RUN_DATA_DIR, DESIGN_SEEDS, designed, None, processes))
     scenes = _joined(sets)
     model = load_onnx(init, scenes.inputs[:64])
     _fit(model, scenes, minutes=minutes, seed=seed, peak_lr=peak_lr, small_cards=small_cards)

@@ -28,6 +28,14 @@ def test_found_cards_are_labelled_like_the_cards_under_them() -> None:
     assert (ranks == BACK_CLASS).any() and (ranks < BACK_CLASS).any()
 
 
+def test_finder_scenes_of_designed_backs_mark_their_cards() -> None:
+    from models.train.finder import DESIGN_SEEDS, scene_sample
+
+    image, targets = scene_sample(DESIGN_SEEDS + 1, None)
+    assert image.dtype == np.uint8 and targets.shape[0] == 2
+    assert targets[0].max() > 0 and targets[1].max() > 0  # cards, and their cores
+
+
 def test_found_animal_views_are_keyed_by_edition_and_card() -> None:
     views, negatives = found_animal_views(range(7, 9), 1, 2, seed=5)
     width, height = READ_SIZE

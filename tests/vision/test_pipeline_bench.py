@@ -9,6 +9,7 @@ import numpy as np
 from companion.cli import bench as bench_cli
 from companion.cli import main
 from companion.vision.bench import (
+    DESIGN_SEED,
     EMPTY_SEED,
     HEAP_SEED,
     HELD_OUT_SEED,
@@ -38,6 +39,18 @@ def test_vision_bench_scores_close_up_heaps(capsys):
     assert status == 0 and heaps["images"] == 2
     assert heaps["faces with an index in sight"] > 0
     assert HELD_OUT_SEED < HEAP_SEED < EMPTY_SEED  # held out, apart from the other scenes
+
+
+def test_vision_bench_scores_tables_of_backs_never_seen(capsys):
+    only_designed = ["--deck", "playing-cards", "--scenes", "0", "--empty", "0"]
+    status = main(["bench", "vision", *only_designed, "--designed-backs", "1", "--json"])
+    designed = json.loads(capsys.readouterr().out)["tables of backs never seen"]
+    assert status == 0 and designed["images"] == 1
+    read, of = designed["face-down cards read as backs"].split(" of ")
+    assert int(of) > 0 and 0 <= int(read) <= int(of)
+    assert HEAP_SEED < DESIGN_SEED < EMPTY_SEED
+    assert main(["bench", "vision", "--designed-backs", "-1"]) == 2
+    assert "--designed-backs must be 0 or more" in capsys.readouterr().err
 
 
 def test_heap_tally_counts_faces_whose_index_is_in_sight():

@@ -68,6 +68,20 @@ def test_bad_card_requests_say_what_was_expected(args: tuple, message: str) -> N
 def test_unknown_back_style() -> None:
     with pytest.raises(ValueError, match="expected one of"):
         card_back("playing-cards", "purple")
+    with pytest.raises(ValueError, match="whole number"):
+        card_back("animals", "design-blue")
+
+
+def test_designed_backs_are_seeded_varied_and_for_either_deck() -> None:
+    """`design-N` is back design N: the same picture every time, for either deck, and
+    designs differ from each other (plain ones among them: not every back is patterned)."""
+    first = card_back("playing-cards", "design-3")
+    assert first.shape == (CARD_SIZE[1], CARD_SIZE[0], 3) and not first.flags.writeable
+    assert np.array_equal(first, card_back("animals", "design-3"))
+    designs = [card_back("playing-cards", f"design-{n}") for n in range(40)]
+    assert min(_diff(designs[0], other) for other in designs[1:]) > 3
+    middles = [design[100:250, 60:190].std() for design in designs]
+    assert min(middles) < 8 < max(middles)  # some plain, some busy
 
 
 def test_classic_art_is_the_shipped_demo_deck() -> None:

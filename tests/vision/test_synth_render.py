@@ -118,6 +118,18 @@ def test_seats_layout_lays_rows_facing_players() -> None:
         random_scene(np.random.default_rng(0), layout="fan")  # type: ignore[arg-type]
 
 
+def test_designed_backs_give_a_scene_deck_a_back_design_of_its_own() -> None:
+    """At 0 the draws are as before (the benchmark's scenes must not move); at 1 every
+    card of the scene shares one procedural back design."""
+    plain = random_scene(np.random.default_rng(9), 6, "playing-cards")
+    assert random_scene(np.random.default_rng(9), 6, "playing-cards", designed_backs=0.0) == plain
+    designed = random_scene(np.random.default_rng(9), 6, "animals", designed_backs=1.0)
+    backs = {card.back for card in designed.cards}
+    assert len(backs) == 1 and str(backs.pop()).startswith("design-")
+    image, _ = render_scene(designed)
+    assert image.shape == (720, 1280, 3)
+
+
 def test_pile_layout_heaps_big_cards_that_cover_each_other() -> None:
     rng = np.random.default_rng(2)
     spec = random_scene(rng, 4, "playing-cards", layout="pile", length_range=(300, 500))

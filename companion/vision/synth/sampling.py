@@ -16,7 +16,7 @@ from typing import Literal, get_args
 import numpy as np
 
 from ..types import SUITS
-from .art import NAMED_EDITIONS, PLAYING_BACK_STYLES
+from .art import DESIGN_PREFIX, NAMED_EDITIONS, PLAYING_BACK_STYLES
 from .camera import distort_points, tilt_homography
 from .film import card_place, seat_places
 from .render import card_corners
@@ -191,6 +191,7 @@ def random_scene(
     hand_rate: float = 0.15,
     table: str | None = None,
     layout: Layout | None = None,
+    designed_backs: float = 0.0,
 ) -> SceneSpec:
     """A varied `SceneSpec` drawn from `rng` (render it with `render_scene`).
 
@@ -201,7 +202,9 @@ def random_scene(
     cards), as in a game; None picks either. "pile" (only when asked for) drops them in
     one or two heaps where each card covers much of another, as in close-up photos of a
     hand of cards. Cards that do not fit the picture are left out, so a scene may hold
-    fewer than `n_cards`.
+    fewer than `n_cards`. `designed_backs`: the share of scenes whose deck has a
+    procedural back design (``"design-N"``, `art.designed_back`) instead of its usual
+    back; at 0 the stream of draws is as it always was.
     """
     if n_cards < 0:
         raise ValueError(f"n_cards must be 0 or more, got {n_cards}")
@@ -215,6 +218,8 @@ def random_scene(
         else:
             edition = 0 if rng.random() < 0.6 else int(rng.integers(1, 6))
     back = None if chosen == "animals" else str(rng.choice(PLAYING_BACK_STYLES))
+    if designed_backs and rng.random() < designed_backs:
+        back = f"{DESIGN_PREFIX}{int(rng.integers(0, 2**31))}"
     if layout is None:
         layout = "seats" if rng.random() < 0.5 else "scatter"
     if layout not in get_args(Layout):

@@ -10,6 +10,9 @@ Decks:
   the back's `style` is the edition too.
 - ``"playing-cards"``: ranks 1 (Ace) … 13 (King) in `SUITS`; `edition` is an int (0 is the
   plainest) that varies fonts and inks; back `style` in ``PLAYING_BACK_STYLES``.
+
+Either deck's back may instead be a procedural design, style ``"design-N"`` for a whole
+number N (`designed_back`): the tables of decks whose backs the readers never saw.
 """
 
 from __future__ import annotations
@@ -21,17 +24,19 @@ import numpy as np
 
 from ...types import SUITS
 from .animals import ANIMALS, NAMED_EDITIONS, Edition, animal_face, animal_style
-from .backs import PLAYING_BACKS, patterned_back
+from .backs import PLAYING_BACKS, designed_back, patterned_back
 from .playing import RANK_TEXT, playing_face
 from .shapes import AA, CARD_H, CARD_SIZE, CARD_W, CORNER_RADIUS, rounded_rect_mask
 
 DECKS = ("animals", "playing-cards")
 PLAYING_BACK_STYLES = tuple(PLAYING_BACKS)
+DESIGN_PREFIX = "design-"  # a back style naming a procedural design: "design-42"
 
 __all__ = [
     "ANIMALS",
     "CARD_SIZE",
     "DECKS",
+    "DESIGN_PREFIX",
     "NAMED_EDITIONS",
     "PLAYING_BACK_STYLES",
     "RANK_TEXT",
@@ -89,9 +94,15 @@ def card_back(deck: str, style: Edition | None = None) -> np.ndarray:
     """The back of a deck (read-only BGR, 250x350).
 
     For animals `style` is the edition (default ``"classic"``); for playing cards one of
-    ``PLAYING_BACK_STYLES`` (default ``"red"``).
+    ``PLAYING_BACK_STYLES`` (default ``"red"``); for either, ``"design-N"`` is procedural
+    back design N.
     """
     _check_deck(deck)
+    if isinstance(style, str) and style.startswith(DESIGN_PREFIX):
+        number = style[len(DESIGN_PREFIX) :]
+        if not number.isdigit():
+            raise ValueError(f"a designed back is 'design-N' for a whole number N, got {style!r}")
+        return _frozen(designed_back(int(number)))
     if deck == "animals":
         st = animal_style("classic" if style is None else style)
         back = patterned_back(st.back_base, st.back_ink, st.back_pattern)
@@ -101,6 +112,7 @@ def card_back(deck: str, style: Edition | None = None) -> np.ndarray:
     if name not in PLAYING_BACKS:
         raise ValueError(
             f"unknown playing-card back {name!r}: expected one of {PLAYING_BACK_STYLES}"
+            f" or {DESIGN_PREFIX}N"
         )
     return _frozen(patterned_back(*PLAYING_BACKS[name]))  # type: ignore[index]
 
