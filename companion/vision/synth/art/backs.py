@@ -72,10 +72,10 @@ def designed_back(design: int) -> np.ndarray:
     """Back design number `design`: one of countless printed backs drawn from it as a seed.
 
     Why: the three named playing backs taught the finder that a card is printed with a
-    fine repeat; a plain or low-contrast back, common in real decks (casino, club and
-    children's decks), went unseen. These designs vary the colours (any hue, pale to dark,
-    greys), the fill and its scale and contrast, the margin and the centre, so that what
-    is learned is "a card's back", not three pictures.
+    fine repeat; a plain or low-contrast back, as some real decks have, went unseen.
+    These designs vary the colours (any hue, pale to dark, greys), the fill and its
+    scale and contrast, the margin and the centre, so that what is learned is "a card's
+    back", not three pictures.
     """
     rng = np.random.default_rng(design)
     base = _hsv_colour(rng, saturation=rng.uniform(0, 1) if rng.random() < 0.7 else 0.0)
