@@ -7,6 +7,9 @@ from pathlib import Path
 
 # The models live in models/; the package links to them (companion/vision/models_data/).
 MODELS_DATA = Path(__file__).resolve().parents[1]
+# Stages on backs of new designs, measured and not shipped (models/README.md): each writes
+# only where --out says.
+EXPERIMENTS = ("finder-backs", "cards-backs", "whole-backs")
 
 
 def main() -> None:
@@ -17,7 +20,9 @@ def main() -> None:
             "cards",
             "cards-tune",
             "cards-index",
+            "cards-backs",
             "whole",
+            "whole-backs",
             "embed",
             "finder",
             "finder-tune",
@@ -31,7 +36,9 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--epochs", type=int, help="training epochs (cards 10, cards-tune 6, whole 10)"
+        "--epochs",
+        type=int,
+        help="training epochs (cards 10, cards-tune 6, whole 10, cards-backs and whole-backs 4)",
     )
     parser.add_argument("--synth", type=int, default=16_000, help="synthetic cards to render")
     parser.add_argument("--out", type=Path, help="ONNX file to write (default: the shipped one)")
@@ -43,6 +50,8 @@ def main() -> None:
         "others); cards-index: the corner reader to start from (default: the shipped one)",
     )
     args = parser.parse_args()
+    if args.model in EXPERIMENTS and args.out is None:  # never over a shipped model
+        parser.error(f"{args.model} was measured and not shipped: give --out FILE")
     if args.model == "evaluate":
         from .evaluate import main as evaluate
 
@@ -57,6 +66,11 @@ def main() -> None:
         from . import whole
 
         whole.train(args.out or MODELS_DATA / "playing_whole.onnx", epochs=args.epochs or 10)
+        return
+    if args.model == "whole-backs":
+        from . import whole
+
+        whole.backs_tune(args.out, init=MODELS_DATA / "playing_whole.onnx", epochs=args.epochs or 4)
         return
     if args.model == "finder":
         from . import finder
@@ -80,11 +94,9 @@ def main() -> None:
         finder.tune(out, init=out, seed=8, peak_lr=2e-4, crowded=crowded)
         finder.tune(out, init=out, seed=9, peak_lr=2e-4, crowded=crowded, small_cards=True)
         return
-    if args.model == "finder-backs":  # a sixth stage on designed backs, not shipped
+    if args.model == "finder-backs":
         from . import finder
 
-        if args.out is None:  # an experiment: never over the shipped finder by default
-            parser.error("finder-backs was measured and not shipped: give --out FILE")
         finder.tune(
             args.out,
             init=args.init or MODELS_DATA / "card_finder.onnx",
@@ -115,6 +127,9 @@ def main() -> None:
         return
     if args.model == "cards-tune":
         cards.tune(out, init=MODELS_DATA / "playing_cards.onnx", epochs=args.epochs or 6)
+        return
+    if args.model == "cards-backs":
+        cards.backs_tune(args.out, init=MODELS_DATA / "playing_cards.onnx", epochs=args.epochs or 4)
         return
     cards.train(out, seed=args.seed, n_synth=args.synth, epochs=args.epochs or 10)
 

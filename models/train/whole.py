@@ -27,7 +27,7 @@ import torch
 
 from companion.vision.features import WHOLE_SIZE, turned, whole_views_of
 
-from .card_samples import found_cards, scene_cards, synthetic_cards
+from .card_samples import FRAGMENT_IOU, found_cards, scene_cards, synthetic_cards
 from .cards import ReaderNet, export, fit
 from .real_photos import load_real_cards, real_card_samples
 
@@ -47,6 +47,16 @@ def _both_ways(views: np.ndarray, ranks: np.ndarray, suits: np.ndarray) -> Sampl
 
 def _render(job: tuple[str, int, int]) -> Samples:
     kind, n, seed = job
+    if kind == "designed-synth":
+        return _both_ways(*synthetic_cards(n, seed, whole_views_of, designed_backs=True))
+    if kind == "designed-scene":
+        return _both_ways(*scene_cards(n, seed, cut=whole_views_of, **DESIGNED))
+    if kind == "designed-found":
+        return _both_ways(
+            *found_cards(n, seed, cut=whole_views_of, none_below=FRAGMENT_IOU, **DESIGNED)
+        )
+    if kind == "fragments":
+        return _both_ways(*found_cards(n, seed, cut=whole_views_of, none_below=FRAGMENT_IOU))
     make = {"found": found_cards, "scene": scene_cards, "synth": synthetic_cards}[kind]
     return _both_ways(*make(n, seed, cut=whole_views_of))
 
@@ -60,17 +70,41 @@ TRAIN_JOBS = (
     ("synth", 8000, 3),
 )
 HELD_OUT_JOB = ("found", 200, 10_740)
+# The second stage tried (`backs_tune`): tables whose deck has a procedural back design,
+# most cards face down, cut along the finders' quads and along true corners, and single
+# backs; and tables of the usual decks along the finders' quads, scraps of covered cards
+# "none"; the corner reader's seeds (`cards.designed_samples`), its found-quad tables in two
+# streams of 300 for the two processes.
+DESIGNED = {"designed_backs": 1.0, "face_up_rate": 0.4}
+DESIGNED_JOBS = (
+    ("designed-found", 300, 760),
+    ("designed-found", 300, 761),
+    ("designed-scene", 300, 860),
+    ("designed-synth", 3000, 5),
+    ("fragments", 300, 780),
+    ("fragments", 300, 781),
+)
+DESIGNED_HELD_OUT_JOB = ("designed-found", 100, 10_760)
 
 
-def build_datasets(workers: int = 2, real_copies: int = 24) -> dict[str, Samples]:
-    """Every set, rendered on `workers` processes from the fixed seeds above; `cards.fit`
-    trains on those named "*-train" and reports the others."""
+def build_datasets(
+    workers: int = 2, real_copies: int = 24, designed: bool = False
+) -> dict[str, Samples]:
+    """Every set, rendered on `workers` processes from the fixed seeds above, with the
+    `designed` backs' sets too; `cards.fit` trains on those named "*-train" and reports
+    the others."""
     t0 = time.time()
+    extra = (*DESIGNED_JOBS, DESIGNED_HELD_OUT_JOB) if designed else ()
     with ProcessPoolExecutor(workers) as pool:
-        rendered = list(pool.map(_render, (*TRAIN_JOBS, HELD_OUT_JOB)))
+        rendered = list(pool.map(_render, (*TRAIN_JOBS, HELD_OUT_JOB, *extra)))
+    if designed:
+        *designed_train, designed_held_out = rendered[-len(extra) :]
+        rendered = rendered[: -len(extra)]
     photos = load_real_cards()
     real_train = real_card_samples(photos, "train", real_copies, 0, cut=whole_views_of)
     train = [*rendered[:-1], _both_ways(*real_train)]
+    if designed:
+        train.extend(designed_train)
     sets = {
         "rendered-and-real-train": tuple(np.concatenate(p) for p in zip(*train, strict=True)),
         "found-heldout": rendered[-1],
@@ -78,6 +112,8 @@ def build_datasets(workers: int = 2, real_copies: int = 24) -> dict[str, Samples
             *real_card_samples(photos, "test", 1, 1, jitter=0.0, cut=whole_views_of)
         ),
     }
+    if designed:
+        sets["designed-heldout"] = designed_held_out
     sizes = {k: len(v[0]) for k, v in sets.items()}
     print(f"data ready in {time.time() - t0:.0f}s: {sizes}", flush=True)
     return sets
@@ -90,4 +126,20 @@ def train(out: Path, epochs: int = 10, workers: int = 2) -> None:
     sets = build_datasets(workers)
     model = ReaderNet(widths=WIDTHS, size=WHOLE_SIZE)
     fit(model, sets, epochs, seed=0, max_lr=3e-3)
+    export(model, out, input_name="cards")
+
+
+def backs_tune(out: Path, init: Path, epochs: int = 4, workers: int = 2) -> None:
+    """A second stage, measured and not shipped: the exported model `init` fine-tuned on
+    every set above and the designed backs' (`DESIGNED_JOBS`), as the corner reader's
+    fourth stage (`cards.backs_tune`) and for the same reason. One-cycle lr 5e-4 from
+    `torch.manual_seed(0)`, `workers` threads: about 13 minutes on 2 cores, 4 of them
+    rendering."""
+    from .cards import load_onnx
+
+    torch.manual_seed(0)
+    torch.set_num_threads(workers)
+    sets = build_datasets(workers, designed=True)
+    model = load_onnx(init, sets["rendered-and-real-train"][0][:1024], WIDTHS, WHOLE_SIZE)
+    fit(model, sets, epochs, seed=0, max_lr=5e-4)
     export(model, out, input_name="cards")

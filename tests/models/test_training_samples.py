@@ -1,18 +1,26 @@
 """Training samples built from what the card finders really return (no torch needed)."""
 
+from types import SimpleNamespace
+
 import numpy as np
+import pytest
 
 from companion.vision.corner_index import IndexHit
 from companion.vision.features import CORNER_SIZE, READ_SIZE
 from models.train.card_samples import (
     BACK_CLASS,
+    FRAGMENT_IOU,
+    NO_CARD,
     NO_SUIT,
     NONE_CLASS,
     _hit_label,
+    _under,
     found_animal_views,
     found_cards,
     index_hit_views,
+    scene_cards,
     square_thing,
+    synthetic_cards,
 )
 
 
@@ -26,6 +34,39 @@ def test_found_cards_are_labelled_like_the_cards_under_them() -> None:
     no_suit = np.isin(ranks, (BACK_CLASS, NONE_CLASS))
     assert (suits[no_suit] == NO_SUIT).all() and (suits[~no_suit] >= 0).all()
     assert (ranks == BACK_CLASS).any() and (ranks < BACK_CLASS).any()
+
+
+def test_single_designed_backs_are_backs_of_many_designs() -> None:
+    cards, ranks, suits = synthetic_cards(6, seed=3, designed_backs=True)
+    assert (ranks == BACK_CLASS).all() and (suits == NO_SUIT).all()
+    assert len({float(card.mean()) for card in cards}) == 6
+
+
+def test_scene_cards_of_designed_backs_hold_backs_and_faces() -> None:
+    _, ranks, _ = scene_cards(2, seed=12, designed_backs=1.0, face_up_rate=0.4)
+    assert (ranks == BACK_CLASS).any() and (ranks < BACK_CLASS).any()
+
+
+def test_a_scrap_of_a_card_is_none_only_where_asked() -> None:
+    """A quad over a quarter of a card: left out by default (part of a card), "none" from
+    FRAGMENT_IOU on (what the benchmark counts as a phantom)."""
+    card = SimpleNamespace(corners=np.array([[0, 0], [50, 0], [50, 70], [0, 70]], float))
+    scrap = np.array([[0, 0], [25, 0], [25, 35], [0, 35]], float)
+    assert _under(scrap, [card], 0.7) is None
+    assert _under(scrap, [card], 0.7, FRAGMENT_IOU) == NO_CARD
+    assert _under(card.corners, [card], 0.7, FRAGMENT_IOU) is card
+
+
+@pytest.mark.parametrize("experiment", ["finder-backs", "cards-backs", "whole-backs"])
+def test_stages_not_shipped_are_never_written_over_the_shipped_models(
+    experiment: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from models.train.__main__ import main
+
+    monkeypatch.setattr("sys.argv", ["python -m models.train", experiment])
+    with pytest.raises(SystemExit) as refused:
+        main()
+    assert refused.value.code == 2
 
 
 def test_finder_scenes_of_designed_backs_mark_their_cards() -> None:
