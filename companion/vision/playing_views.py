@@ -32,8 +32,11 @@ SURE_RANK = 0.95  # where a reading's confidence reaches 1 (`confidence_of`)
 # A back is reported from this probability up; below it, the quad reads as no card at all.
 # Measured on rendered tuning scenes (60 per deck from seed 950,000; 300 empty tables from
 # 6,100,000): 1 of 346 playing-card backs read below 0.8, none below 0.65, while phones
-# and dark notes on empty tables read as backs at 0.47-0.63.
-MIN_BACK_PROBABILITY = 0.65
+# and dark notes on empty tables read as backs at 0.47-0.63. 0.75 since the readers learned
+# backs of any design (2026-12-01, models/README.md): on 2,000 tuning tables (seeds
+# 4,200,000+) 0.65 and 0.75 read 28,858 and 28,849 of 29,112 cards right with 32 and 28
+# phantoms, the same wrong game ranks (6), and nothing on 1,000 empty tables either way.
+MIN_BACK_PROBABILITY = 0.75
 # A face on one corner only (the other under a neighbour) stands at this fraction of its
 # probability (a single corner must be read at 0.875 to pass MIN_RANK_PROBABILITY), unless
 # the whole face reads another face at OTHER_FACE_SEEN or more, or no card at all at

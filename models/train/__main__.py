@@ -7,9 +7,8 @@ from pathlib import Path
 
 # The models live in models/; the package links to them (companion/vision/models_data/).
 MODELS_DATA = Path(__file__).resolve().parents[1]
-# Stages on backs of new designs, measured and not shipped (models/README.md): each writes
-# only where --out says.
-EXPERIMENTS = ("finder-backs", "cards-backs", "whole-backs")
+# A stage measured and not shipped (models/README.md): it writes only where --out says.
+EXPERIMENTS = ("finder-backs",)
 
 
 def main() -> None:
@@ -67,10 +66,11 @@ def main() -> None:
 
         whole.train(args.out or MODELS_DATA / "playing_whole.onnx", epochs=args.epochs or 10)
         return
-    if args.model == "whole-backs":
+    if args.model == "whole-backs":  # the whole-face reader's second stage, after whole
         from . import whole
 
-        whole.backs_tune(args.out, init=MODELS_DATA / "playing_whole.onnx", epochs=args.epochs or 4)
+        out = args.out or MODELS_DATA / "playing_whole.onnx"
+        whole.backs_tune(out, init=MODELS_DATA / "playing_whole.onnx", epochs=args.epochs or 4)
         return
     if args.model == "finder":
         from . import finder
@@ -128,8 +128,8 @@ def main() -> None:
     if args.model == "cards-tune":
         cards.tune(out, init=MODELS_DATA / "playing_cards.onnx", epochs=args.epochs or 6)
         return
-    if args.model == "cards-backs":
-        cards.backs_tune(args.out, init=MODELS_DATA / "playing_cards.onnx", epochs=args.epochs or 4)
+    if args.model == "cards-backs":  # the corner reader's fourth stage, after cards-tune
+        cards.backs_tune(out, init=MODELS_DATA / "playing_cards.onnx", epochs=args.epochs or 4)
         return
     cards.train(out, seed=args.seed, n_synth=args.synth, epochs=args.epochs or 10)
 

@@ -68,11 +68,32 @@ def _card_art(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
     return _clutter(rng), NONE_CLASS, NO_SUIT
 
 
-def _designed_back_art(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
+def designed_back_art(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
     """The back of a new procedural design (`art.designed_back`), as `_card_art` returns
     a card: a back never seen is still a back."""
     back = card_back("playing-cards", f"{DESIGN_PREFIX}{int(rng.integers(0, 2**31))}")
     return np.array(back), BACK_CLASS, NO_SUIT
+
+
+def plain_thing_art(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
+    """A phone (its rim any colour) or a sticky note or seat marker, filling a card's
+    picture as a finder's quad on it is read: "none". A reader that learned plain backs
+    took a dark phone with a coloured rim for one."""
+    if rng.random() < 0.4:
+        return square_thing(rng), NONE_CLASS, NO_SUIT
+    length = 350
+    canvas = np.zeros((length, length, 3), np.uint8)
+    phone = DistractorSpec(
+        "phone",
+        (length / 2, length / 2),
+        float(length),
+        90.0,
+        tuple(int(v) for v in rng.integers(0, 256, 3)),
+        0,
+    )
+    draw_distractor(canvas, phone)
+    body = canvas[:, round(length * 0.26) : round(length * 0.74)]  # the phone, 0.48 wide
+    return cv2.resize(body, (250, 350), interpolation=cv2.INTER_LINEAR), NONE_CLASS, NO_SUIT
 
 
 def _clutter(rng: np.random.Generator) -> np.ndarray:
@@ -214,12 +235,12 @@ def synthetic_card(
 
 
 def synthetic_cards(
-    n: int, seed: int, cut: Cut = rectify_cards, designed_backs: bool = False
+    n: int, seed: int, cut: Cut = rectify_cards, art_of: Callable = _card_art
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """`n` samples from one seed: (cards (n, H, W, 3), rank classes, suit classes); with
-    `designed_backs`, every one the back of a new procedural design."""
+    """`n` samples from one seed: (cards (n, H, W, 3), rank classes, suit classes), each
+    drawn by `art_of` (`_card_art`: any card or clutter; `designed_back_art`,
+    `plain_thing_art`)."""
     rng = np.random.default_rng(seed)
-    art_of = _designed_back_art if designed_backs else _card_art
     samples = [synthetic_card(rng, cut, art_of) for _ in range(n)]
     return _as_arrays(
         [s[0] for s in samples], [s[1] for s in samples], [s[2] for s in samples], cut

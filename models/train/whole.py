@@ -27,7 +27,14 @@ import torch
 
 from companion.vision.features import WHOLE_SIZE, turned, whole_views_of
 
-from .card_samples import FRAGMENT_IOU, found_cards, scene_cards, synthetic_cards
+from .card_samples import (
+    FRAGMENT_IOU,
+    designed_back_art,
+    found_cards,
+    plain_thing_art,
+    scene_cards,
+    synthetic_cards,
+)
 from .cards import ReaderNet, export, fit
 from .real_photos import load_real_cards, real_card_samples
 
@@ -48,13 +55,15 @@ def _both_ways(views: np.ndarray, ranks: np.ndarray, suits: np.ndarray) -> Sampl
 def _render(job: tuple[str, int, int]) -> Samples:
     kind, n, seed = job
     if kind == "designed-synth":
-        return _both_ways(*synthetic_cards(n, seed, whole_views_of, designed_backs=True))
+        return _both_ways(*synthetic_cards(n, seed, whole_views_of, designed_back_art))
     if kind == "designed-scene":
         return _both_ways(*scene_cards(n, seed, cut=whole_views_of, **DESIGNED))
     if kind == "designed-found":
         return _both_ways(
             *found_cards(n, seed, cut=whole_views_of, none_below=FRAGMENT_IOU, **DESIGNED)
         )
+    if kind == "things":
+        return _both_ways(*synthetic_cards(n, seed, whole_views_of, plain_thing_art))
     if kind == "fragments":
         return _both_ways(*found_cards(n, seed, cut=whole_views_of, none_below=FRAGMENT_IOU))
     make = {"found": found_cards, "scene": scene_cards, "synth": synthetic_cards}[kind]
@@ -70,11 +79,12 @@ TRAIN_JOBS = (
     ("synth", 8000, 3),
 )
 HELD_OUT_JOB = ("found", 200, 10_740)
-# The second stage tried (`backs_tune`): tables whose deck has a procedural back design,
+# The second stage (`backs_tune`): tables whose deck has a procedural back design,
 # most cards face down, cut along the finders' quads and along true corners, and single
-# backs; and tables of the usual decks along the finders' quads, scraps of covered cards
-# "none"; the corner reader's seeds (`cards.designed_samples`), its found-quad tables in two
-# streams of 300 for the two processes.
+# backs; tables of the usual decks along the finders' quads, scraps of covered cards "none";
+# phones, notes and markers filling a card's picture. The corner reader's seeds
+# (`cards.designed_samples`), its found-quad tables in two streams of 300 for the two
+# processes.
 DESIGNED = {"designed_backs": 1.0, "face_up_rate": 0.4}
 DESIGNED_JOBS = (
     ("designed-found", 300, 760),
@@ -83,6 +93,7 @@ DESIGNED_JOBS = (
     ("designed-synth", 3000, 5),
     ("fragments", 300, 780),
     ("fragments", 300, 781),
+    ("things", 3000, 6),
 )
 DESIGNED_HELD_OUT_JOB = ("designed-found", 100, 10_760)
 
@@ -130,10 +141,10 @@ def train(out: Path, epochs: int = 10, workers: int = 2) -> None:
 
 
 def backs_tune(out: Path, init: Path, epochs: int = 4, workers: int = 2) -> None:
-    """A second stage, measured and not shipped: the exported model `init` fine-tuned on
-    every set above and the designed backs' (`DESIGNED_JOBS`), as the corner reader's
-    fourth stage (`cards.backs_tune`) and for the same reason. One-cycle lr 5e-4 from
-    `torch.manual_seed(0)`, `workers` threads: about 13 minutes on 2 cores, 4 of them
+    """The second stage: the exported model `init` fine-tuned on every set above and the
+    designed backs' (`DESIGNED_JOBS`), as the corner reader's fourth stage
+    (`cards.backs_tune`) and for the same reason. One-cycle lr 5e-4 from
+    `torch.manual_seed(0)`, `workers` threads: about 9.5 minutes on 2 cores, 3.5 of them
     rendering."""
     from .cards import load_onnx
 
