@@ -17,11 +17,11 @@ from companion.vision.features import rectify_cards
 from companion.vision.geometry import index_points, order_clockwise, points_in_any, quad_iou
 from companion.vision.synth import CardTruth, DistractorSpec
 from companion.vision.synth.art import (
-    DESIGN_PREFIX,
     PLAYING_BACK_STYLES,
     card_back,
     card_face,
     card_mask,
+    random_design_style,
 )
 from companion.vision.synth.props import draw_distractor
 from companion.vision.synth.textures import TABLE_STYLES, table_surface
@@ -71,7 +71,7 @@ def _card_art(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
 def designed_back_art(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
     """The back of a new procedural design (`art.designed_back`), as `_card_art` returns
     a card: a back never seen is still a back."""
-    back = card_back("playing-cards", f"{DESIGN_PREFIX}{int(rng.integers(0, 2**31))}")
+    back = card_back("playing-cards", random_design_style(rng))
     return np.array(back), BACK_CLASS, NO_SUIT
 
 

@@ -35,10 +35,9 @@ from .card_samples import (
     scene_cards,
     synthetic_cards,
 )
-from .cards import ReaderNet, export, fit
+from .cards import ReaderNet, Samples, export, fit
 from .real_photos import load_real_cards, real_card_samples
 
-Samples = tuple[np.ndarray, np.ndarray, np.ndarray]
 # Wider than the corner reader's: a whole face holds more to tell apart than an index.
 WIDTHS = (16, 32, 48, 64)
 

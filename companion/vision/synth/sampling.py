@@ -16,7 +16,7 @@ from typing import Literal, get_args
 import numpy as np
 
 from ..types import SUITS
-from .art import DESIGN_PREFIX, NAMED_EDITIONS, PLAYING_BACK_STYLES
+from .art import NAMED_EDITIONS, PLAYING_BACK_STYLES, random_design_style
 from .camera import distort_points, tilt_homography
 from .film import card_place, seat_places
 from .render import card_corners
@@ -219,7 +219,7 @@ def random_scene(
             edition = 0 if rng.random() < 0.6 else int(rng.integers(1, 6))
     back = None if chosen == "animals" else str(rng.choice(PLAYING_BACK_STYLES))
     if designed_backs and rng.random() < designed_backs:
-        back = f"{DESIGN_PREFIX}{int(rng.integers(0, 2**31))}"
+        back = random_design_style(rng)
     if layout is None:
         layout = "seats" if rng.random() < 0.5 else "scatter"
     if layout not in get_args(Layout):

@@ -43,6 +43,7 @@ __all__ = [
     "card_back",
     "card_face",
     "card_mask",
+    "random_design_style",
 ]
 
 
@@ -90,6 +91,11 @@ def _paw(card: np.ndarray, color: tuple[int, int, int]) -> None:
 
 
 @lru_cache(maxsize=64)
+def random_design_style(rng: np.random.Generator) -> str:
+    """The back style of a procedural design drawn from `rng` (``"design-N"``, `card_back`)."""
+    return f"{DESIGN_PREFIX}{int(rng.integers(0, 2**31))}"
+
+
 def card_back(deck: str, style: Edition | None = None) -> np.ndarray:
     """The back of a deck (read-only BGR, 250x350).
 
