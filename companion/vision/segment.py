@@ -22,25 +22,35 @@ default finder (`fusion/`) runs both and keeps, card by card, the better reading
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
 
+from companion.vision.decks import PLAYING_CARDS
 from companion.vision.detect import as_bgr
 from companion.vision.geometry import order_clockwise
 from companion.vision.onnx_models import MODELS_DIR, model_session
 from companion.vision.side_fit import out_to_card_edges, refine_quads
 from companion.vision.stages import timed
 
-# Two sets of the same net's weights (models/README.md): MODEL, fine-tuned at the scale a
+# Three sets of the same net's weights (models/README.md): MODEL, fine-tuned at the scale a
 # whole webcam frame is seen at (then on crowded tables of small cards), for frames seen
-# at up to FINE_TUNED_SCALE of their size; CLOSE_UP_MODEL, trained at 320 only, for the
+# at up to FINE_TUNED_SCALE of their size; BACKS_MODEL, the same for the playing deck
+# (below); CLOSE_UP_MODEL, trained at 320 only, for the
 # rest (phone photos seen at 0.63, the second look at 0.5): the fine-tuned weights
 # outline the big cards of the phone photos worse (the real train split 171 -> 169 cards
 # read right, and a 9's pip read as an Ace on a test photo where they missed the 9), and
 # the second look was measured with these.
 MODEL = MODELS_DIR / "card_finder.onnx"
 CLOSE_UP_MODEL = MODELS_DIR / "card_finder_close.onnx"
+# MODEL fine-tuned once more on tables of card backs of designs no other stage saw
+# (plain ones among them), for the playing deck only (`frame_model`): it outlines more
+# phones and notes too, which the playing deck's readers learned as no card, while an
+# enrolled deck's reader, reading by likeness, took them for its back (models/README.md,
+# card finder, "Backs never seen": held out, 72% of the face-down cards of unseen back
+# designs read as backs instead of 48%).
+BACKS_MODEL = MODELS_DIR / "card_finder_backs.onnx"
 FINE_TUNED_SCALE = 0.4
 # The net was first trained on 1280x720 renders (and crops of them) scaled to a long side of
 # TRAINED_LONG_SIDE (CLOSE_UP_MODEL), then fine-tuned on them scaled as here too (MODEL,
@@ -86,11 +96,18 @@ FINE_SEARCH = 3.0
 BOX_RATIO = 0.25
 
 
-def find_cards_learned(image: np.ndarray) -> list[np.ndarray]:
+def frame_model(deck_kind: str) -> Path:
+    """The net that sees whole webcam frames for a deck of `deck_kind` (decks.py):
+    `BACKS_MODEL` for playing cards, `MODEL` for enrolled decks."""
+    return BACKS_MODEL if deck_kind == PLAYING_CARDS else MODEL
+
+
+def find_cards_learned(image: np.ndarray, model: Path = MODEL) -> list[np.ndarray]:
     """`detect.find_cards`' contract (BGR or grey uint8 in; clockwise (4, 2) float32 quads,
-    short side first, out) by the learned finder."""
+    short side first, out) by the learned finder; `model`: its net for whole webcam
+    frames (`frame_model`)."""
     colour = as_bgr(image)
-    return place_quads(colour, rough_quads(card_maps(colour)))
+    return place_quads(colour, rough_quads(card_maps(colour, model=model)))
 
 
 @timed("placing quads")
@@ -181,12 +198,18 @@ def shrink(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 
 
 @timed("finder net")
-def card_maps(image: np.ndarray, scaled: tuple[np.ndarray, float, float] | None = None) -> CardMaps:
+def card_maps(
+    image: np.ndarray,
+    scaled: tuple[np.ndarray, float, float] | None = None,
+    model: Path = MODEL,
+) -> CardMaps:
     """The net's card and core probabilities for a BGR uint8 frame; `scaled`: the frame's
-    `net_input`, where the caller made it already."""
+    `net_input`, where the caller made it already; `model`: the net for a frame seen at
+    FINE_TUNED_SCALE or less (`frame_model`), CLOSE_UP_MODEL seeing the others."""
     small, sx, sy = scaled if scaled is not None else net_input(image)
     batch = np.ascontiguousarray(small.transpose(2, 0, 1)[None], dtype=np.float32)
-    model = MODEL if max(sx, sy) <= FINE_TUNED_SCALE else CLOSE_UP_MODEL
+    if max(sx, sy) > FINE_TUNED_SCALE:
+        model = CLOSE_UP_MODEL
     logits = model_session(model).run(None, {"image": batch})[0][0]
     height, width = small.shape[:2]
     # Bilinear upsampling of the half-resolution logits: finer blob outlines for small cards.

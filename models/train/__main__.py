@@ -7,8 +7,6 @@ from pathlib import Path
 
 # The models live in models/; the package links to them (companion/vision/models_data/).
 MODELS_DATA = Path(__file__).resolve().parents[1]
-# A stage measured and not shipped (models/README.md): it writes only where --out says.
-EXPERIMENTS = ("finder-backs",)
 
 
 def main() -> None:
@@ -49,8 +47,6 @@ def main() -> None:
         "others); cards-index: the corner reader to start from (default: the shipped one)",
     )
     args = parser.parse_args()
-    if args.model in EXPERIMENTS and args.out is None:  # never over a shipped model
-        parser.error(f"{args.model} was measured and not shipped: give --out FILE")
     if args.model == "evaluate":
         from .evaluate import main as evaluate
 
@@ -94,11 +90,11 @@ def main() -> None:
         finder.tune(out, init=out, seed=8, peak_lr=2e-4, crowded=crowded)
         finder.tune(out, init=out, seed=9, peak_lr=2e-4, crowded=crowded, small_cards=True)
         return
-    if args.model == "finder-backs":
+    if args.model == "finder-backs":  # the playing deck's sixth stage, after finder-crowd
         from . import finder
 
         finder.tune(
-            args.out,
+            args.out or MODELS_DATA / "card_finder_backs.onnx",
             init=args.init or MODELS_DATA / "card_finder.onnx",
             seed=13,
             peak_lr=1e-4,

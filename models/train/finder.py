@@ -45,7 +45,7 @@ PILE_SEEDS = 500_000  # scene seeds from here on are heaps of big cards (`layout
 CROWD_SEEDS = 600_000  # and from here on crowded tables of 10..15 small cards (`tune`)
 CROWD_SAMPLES = 4000  # crowded tables in the fifth stage
 DESIGN_SEEDS = 700_000  # and from here on tables whose backs are procedural designs
-DESIGN_SAMPLES = 3000  # such tables in the sixth stage tried (`finder-backs`, not shipped)
+DESIGN_SAMPLES = 3000  # such tables in the playing deck's sixth stage (`finder-backs`)
 # Small cards weigh more in the loss (`small_card_weights`): a card whose core covers
 # fewer output pixels than this (a card about 100 pixels long in a 1280x720 frame) weighs
 # sqrt(SMALL_CORE / its core's area), at most SMALL_CARD_MAX_WEIGHT.

@@ -21,6 +21,7 @@ SHIPPED = [
     WHOLE_MODEL,
     EMBED_MODEL,
     segment.MODEL,
+    segment.BACKS_MODEL,
     segment.CLOSE_UP_MODEL,
     corner_index.MODEL,
 ]
@@ -92,8 +93,13 @@ def test_embedding_model_joins_two_unit_embeddings() -> None:
 
 @pytest.mark.parametrize(
     ("path", "channels"),
-    [(segment.MODEL, 2), (segment.CLOSE_UP_MODEL, 2), (corner_index.MODEL, 5)],
-    ids=("finder", "close-up finder", "index"),
+    [
+        (segment.MODEL, 2),
+        (segment.BACKS_MODEL, 2),
+        (segment.CLOSE_UP_MODEL, 2),
+        (corner_index.MODEL, 5),
+    ],
+    ids=("finder", "playing deck's finder", "close-up finder", "index"),
 )
 def test_map_models_take_any_frame_in_multiples_of_16(path, channels) -> None:
     session = model_session(path)

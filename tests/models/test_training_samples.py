@@ -3,7 +3,6 @@
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 
 from companion.vision.corner_index import IndexHit
 from companion.vision.features import CORNER_SIZE, READ_SIZE
@@ -65,17 +64,6 @@ def test_a_scrap_of_a_card_is_none_only_where_asked() -> None:
     assert _under(scrap, [card], 0.7) is None
     assert _under(scrap, [card], 0.7, FRAGMENT_IOU) == NO_CARD
     assert _under(card.corners, [card], 0.7, FRAGMENT_IOU) is card
-
-
-def test_a_stage_not_shipped_is_never_written_over_the_shipped_finder(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from models.train.__main__ import main
-
-    monkeypatch.setattr("sys.argv", ["python -m models.train", "finder-backs"])
-    with pytest.raises(SystemExit) as refused:
-        main()
-    assert refused.value.code == 2
 
 
 def test_finder_scenes_of_designed_backs_mark_their_cards() -> None:

@@ -110,6 +110,24 @@ def test_the_pipeline_takes_either_finder_by_name_and_refuses_others():
         CardPipeline(deck, finder="magic")
 
 
+def test_the_playing_deck_sees_backs_of_a_design_no_other_stage_learned() -> None:
+    """Tuning scene 970,008: eight face-down cards of a back design of rings, apart on a
+    green cloth. The enrolled decks' net outlines none of them; the playing deck's
+    (`BACKS_MODEL`) outlines them, and the pipeline reads them as backs."""
+    from companion.vision.decks import PLAYING_CARDS, load_deck
+    from companion.vision.pipeline import CardPipeline
+
+    assert segment.frame_model(PLAYING_CARDS) == segment.BACKS_MODEL
+    assert segment.frame_model("enrolled") == segment.MODEL
+    rng = np.random.default_rng(970_008)
+    spec = random_scene(rng, 8, "playing-cards", size=SIZE, face_up_rate=0.0, designed_backs=1.0)
+    image, truths = render_scene(spec)
+    readings = CardPipeline(load_deck("playing-cards")).read(image)
+    backs = [r for r in readings if r.face == "down"]
+    assert len(backs) >= 6 and len(readings) == len(backs)
+    assert all(max(quad_iou(r.corners, t.corners) for t in truths) >= 0.5 for r in backs)
+
+
 def test_bridged_cores_of_two_cards_side_by_side_are_split(monkeypatch) -> None:
     # Two landscape cards end to end (56x40 net pixels each): their cores meet in a bridge
     # sure enough to seed (0.85), and one blob over both is too long for a card.

@@ -98,6 +98,7 @@ from ..corner_index import find_indices
 from ..decks import PLAYING_CARDS
 from ..detect import as_bgr
 from ..read import CardReader
+from ..segment import frame_model
 from ..types import CardReading
 from .candidates import Candidates
 from .doubt import in_doubt, unexplained
@@ -118,7 +119,7 @@ def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
     where it leaves doubt by the edge finder too (`in_doubt`), and for a playing deck by
     its corner index."""
     colour = as_bgr(image)
-    found = learned_candidates(colour)
+    found = learned_candidates(colour, frame_model(reader.deck.kind))
     known: dict[bytes, CardReading] = {}
     kept = _read_found(image, reader, found, known) if found.quads else []
     if not in_doubt(found, kept):

@@ -5,12 +5,13 @@ finder's quads with whether the net sees card under each."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
 from ..detect import as_bgr, find_cards
 from ..geometry import order_clockwise, quad_iou
-from ..segment import card_maps, net_input, place_quads, rough_quads
+from ..segment import MODEL, card_maps, net_input, place_quads, rough_quads
 from ..types import CardReading
 from .candidates import Candidates
 from .doubt import unexplained
@@ -46,16 +47,17 @@ ZOOM_GAIN = 1.3
 ZOOM_CONTEXT = 32
 
 
-def find_candidates(image: np.ndarray) -> Candidates:
-    """Both finders' quads for `image` (BGR or grey uint8), in `detect.find_cards`' form."""
+def find_candidates(image: np.ndarray, model: Path = MODEL) -> Candidates:
+    """Both finders' quads for `image` (BGR or grey uint8), in `detect.find_cards`' form;
+    `model`: the learned finder's net for whole webcam frames (`segment.frame_model`)."""
     colour = as_bgr(image)
-    return with_edges(colour, learned_candidates(colour))
+    return with_edges(colour, learned_candidates(colour, model))
 
 
-def learned_candidates(colour: np.ndarray) -> Candidates:
+def learned_candidates(colour: np.ndarray, model: Path = MODEL) -> Candidates:
     """The learned finder's quads for a BGR frame, with the net's maps: no edge quads yet."""
     scaled = net_input(colour)
-    maps = card_maps(colour, scaled)
+    maps = card_maps(colour, scaled, model)
     rough = rough_quads(maps)
     placed = place_quads(colour, rough)
     return Candidates([], [], placed, [order_clockwise(q) for q in rough], maps, scaled[0])
