@@ -115,9 +115,9 @@ __all__ = ["Candidates", "find_candidates", "pick_readings", "read_cards"]
 
 
 def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
-    """Every card in `image` (BGR uint8), read by `reader`: found by the learned finder,
-    where it leaves doubt by the edge finder too (`in_doubt`), and for a playing deck by
-    its corner index."""
+    """Every card in `image` (BGR uint8), read by `reader`: found by the learned finder
+    (its net chosen by the deck: `segment.frame_model`), where it leaves doubt by the edge
+    finder too (`in_doubt`), and for a playing deck by its corner index."""
     colour = as_bgr(image)
     found = learned_candidates(colour, frame_model(reader.deck.kind))
     known: dict[bytes, CardReading] = {}
