@@ -294,7 +294,3 @@ class Tracker:
                 track.ignored = True
                 count += 1
         return count
-
-    def reset(self) -> None:
-        """Forget every card (a new round on a cleared table, or a moved camera)."""
-        self.tracks.clear()

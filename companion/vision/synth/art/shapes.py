@@ -78,17 +78,6 @@ def put_text_centered(
     cv2.putText(img, text, org, font, scale, color, thick, AA)
 
 
-def rotate_half_onto(card: np.ndarray, drawn: np.ndarray, mask: np.ndarray) -> None:
-    """Copy a drawing rotated by 180 degrees onto the card where `mask` is set.
-
-    Corner indices of real decks repeat upside down in the opposite corner; drawing once
-    and rotating keeps both copies identical.
-    """
-    rot = cv2.rotate(drawn, cv2.ROTATE_180)
-    rmask = cv2.rotate(mask, cv2.ROTATE_180)
-    card[rmask > 0] = rot[rmask > 0]
-
-
 # --- suit pips --------------------------------------------------------------------
 
 
