@@ -71,6 +71,10 @@ CORNER_SUPPORT = 0.2
 # showed no index but leant to clubs (0.78), as spades at 0.98 (the pips seen shifted):
 # a corner reading another suit at UNSURE_VIEW, not SURE_VIEW, now stops it (there 2,792
 # -> 2,804 of 2,919 right, wrong game ranks 2 as without the rule; 2,820 on the first 200).
+# Tried and not kept (2026-12-01): a corner leaning to a 6..King at UNSURE_VIEW stopping
+# it too (a 7 of diamonds, its right half under a 9, read as the 4 its four pips in sight
+# make, its corner reading 7 at 0.72): on 2,000 tuning tables (seed 4,200,000+) a wrong
+# game rank fewer (7 -> 6) for 11 cards fewer read right, and 4 fewer on 600 more.
 WHOLE_SURE = 0.95
 # A face reads as a 6..King from this sum of the whole face's 6..King probabilities
 # (`_no_game_face_shown`), at that confidence. Measured on every quad of both finders over
