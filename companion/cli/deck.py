@@ -1,9 +1,16 @@
-"""`companion deck enroll NAME --images DIR` and `companion deck list`."""
+"""`companion deck enroll NAME --images DIR`, `companion deck check-back PICTURE` and
+`companion deck list`."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from companion.vision.decks import DeckProfile
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,6 +31,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     enroll.add_argument("name", metavar="NAME", help="the deck's name, e.g. my-animals")
     enroll.add_argument("--images", metavar="DIR", required=True, help="folder of pictures")
     enroll.set_defaults(func=_enroll)
+    check = actions.add_parser(
+        "check-back",
+        help="will the camera see this back face down?",
+        description="Lays the back in PICTURE face down on rendered tables and counts how "
+        "many of those cards the deck's pipeline reads as backs (enrolling a deck checks its "
+        "own back so). Exit status 0 when it sees nearly all of them, 1 when it does not.",
+    )
+    check.add_argument(
+        "picture",
+        metavar="PICTURE",
+        help="the back: a flat scan of it (5:7) or a photo of one card lying face down",
+    )
+    check.add_argument(
+        "--deck", default="playing-cards", help="the deck to read it with (default playing-cards)"
+    )
+    check.set_defaults(func=_check_back)
     listing = actions.add_parser("list", help="list the decks --deck accepts")
     listing.set_defaults(func=_list)
 
@@ -38,8 +61,39 @@ def _enroll(args: argparse.Namespace) -> int:
         return 2
     counts = ", ".join(f"{key}: {len(p)}" for key, p in profile.templates.items())
     print(f"enrolled deck {profile.name!r} ({counts} pictures), saved to {profile.source}")
+    _report_back(profile, profile.templates["back"][0])
     print(f"read it with: companion detect --deck {profile.name} --json IMAGE")
     return 0
+
+
+def _check_back(args: argparse.Namespace) -> int:
+    from companion.vision.decks import DeckError, card_from_picture, load_deck, read_picture
+
+    try:
+        deck = load_deck(args.deck)
+        back = card_from_picture(read_picture(args.picture), args.picture)
+    except DeckError as err:
+        print(f"companion deck check-back: {err}", file=sys.stderr)
+        return 2
+    return 0 if _report_back(deck, back) else 1
+
+
+def _report_back(deck: DeckProfile, back: np.ndarray) -> bool:
+    """Print how well `deck`'s pipeline sees `back` face down (`vision.back_check`), with
+    a warning and what to do where it misses cards; whether it sees enough of them."""
+    from companion.vision.back_check import check_back
+
+    result = check_back(deck, back)
+    print(f"back check: {result.summary()}")
+    if not result.enough:
+        print(
+            "warning: the camera may miss this deck's face-down cards (plain or faint backs "
+            "are hard for it): a card it does not see is a card nobody played. Before a game, "
+            f"check a photo of your table: companion detect --deck {deck.name} --annotate "
+            "OUT PHOTO; where it misses cards, play with another deck or enter plays by key.",
+            file=sys.stderr,
+        )
+    return result.enough
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -37,7 +37,8 @@ Seeds. Scenes are `synth.random_scene(np.random.default_rng(seed), ...)`. Seeds 
 the benchmark only ever renders seeds from `HELD_OUT_SEED` on (card scenes) and from
 `EMPTY_SEED` on (empty tables), which no training may use; close-up heaps from
 `HEAP_SEED` (the tuning heaps of models/README.md start at 3,100,000), tables of designed
-backs from `DESIGN_SEED`.
+backs from `DESIGN_SEED`. The back check of a deck's own back (`vision/back_check.py`)
+renders its tables from `back_check.CHECK_SEED` (7,000,000), used by nothing else.
 """
 
 from __future__ import annotations

@@ -208,7 +208,10 @@ def card_from_picture(image: np.ndarray, where: str) -> np.ndarray:
     return rectify_cards(image, [order_clockwise(largest)])[0]
 
 
-def _read_picture(path: Path) -> np.ndarray:
+def read_picture(path: Path | str) -> np.ndarray:
+    """The picture at `path` (BGR uint8), or a DeckError saying what was expected."""
+    if not Path(path).is_file():
+        raise DeckError(f"no picture at {path}: expected a PNG, JPEG or other image file")
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise DeckError(f"cannot read image {path}: expected a PNG, JPEG or other image file")
@@ -237,7 +240,7 @@ def enroll(name: str, images_dir: Path | str, decks_dir: Path | None = None) -> 
             "or a folder with that name holding pictures"
         )
     templates = {
-        key: np.stack([card_from_picture(_read_picture(p), str(p)) for p in paths])
+        key: np.stack([card_from_picture(read_picture(p), str(p)) for p in paths])
         for key, paths in pictures.items()
     }
     path = (decks_dir or user_decks_dir()) / f"{name}.npz"

@@ -138,6 +138,8 @@ def test_deck_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deck", "enroll", "mine", "--images", str(tmp_path / "none")]) == 2
     assert "not a folder" in capsys.readouterr().err
     assert main(["deck", "enroll", "mine", "--images", str(_pictures(tmp_path / "p"))]) == 0
-    assert "enrolled deck 'mine'" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "enrolled deck 'mine'" in out
+    assert "back check: face-down cards read as backs on 8 rendered tables" in out
     assert main(["deck", "list"]) == 0
     assert "mine" in capsys.readouterr().out

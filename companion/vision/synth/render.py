@@ -125,9 +125,15 @@ def _paste_rgba(
 
 @lru_cache(maxsize=1024)  # ~0.1 MB each on average: most cards are drawn small
 def _card_sprite(card: CardSpec, level: int) -> np.ndarray:
-    """The BGRA art of `card` (placement zeroed) at scale 0.75**level, area-averaged so
-    that warping a card down to 60 pixels does not alias its fine print."""
-    rgba = cv2.merge([*cv2.split(card_art(card)), card_mask()])
+    """The BGRA art of `card` (placement zeroed) at scale 0.75**level (`_sprite`)."""
+    return _sprite(card_art(card), level)
+
+
+def _sprite(art: np.ndarray, level: int) -> np.ndarray:
+    """A card's BGR art (CARD_W x CARD_H) with its rounded outline as alpha, at scale
+    0.75**level, area-averaged so that warping a card down to 60 pixels does not alias its
+    fine print."""
+    rgba = cv2.merge([*cv2.split(art), card_mask()])
     if level == 0:
         return rgba
     scale = 0.75**level
@@ -135,13 +141,22 @@ def _card_sprite(card: CardSpec, level: int) -> np.ndarray:
     return cv2.resize(rgba, size, interpolation=cv2.INTER_AREA)
 
 
-def _paste_card(img: np.ndarray, card: CardSpec, corners: np.ndarray, paper_gain: float) -> None:
+def _paste_card(
+    img: np.ndarray,
+    card: CardSpec,
+    corners: np.ndarray,
+    paper_gain: float,
+    back_art: np.ndarray | None = None,
+) -> None:
     wanted = 1.2 * float(np.linalg.norm(corners[0] - corners[3])) / CARD_H
     level = max(0, math.floor(math.log(min(1.0, wanted)) / math.log(0.75)))
-    art_only = replace(
-        card, face=card.visible_face, center=(0.0, 0.0), angle=0.0, length=0.0, turn=0.0
-    )
-    rgba = _card_sprite(art_only, level)
+    if back_art is not None and card.visible_face == "down":
+        rgba = _sprite(back_art, level)
+    else:
+        art_only = replace(
+            card, face=card.visible_face, center=(0.0, 0.0), angle=0.0, length=0.0, turn=0.0
+        )
+        rgba = _card_sprite(art_only, level)
     src = _ART_CORNERS * np.float32([rgba.shape[1] / CARD_W, rgba.shape[0] / CARD_H])
     _paste_rgba(img, rgba, src, corners, paper_gain)
 
@@ -253,13 +268,19 @@ def render_scene(
     rng: np.random.Generator | None = None,
     *,
     background: np.ndarray | None = None,
+    back_art: np.ndarray | None = None,
 ) -> tuple[np.ndarray, list[CardTruth]]:
     """Render `spec`: a BGR uint8 picture and one `CardTruth` per card, in `spec.cards` order.
 
     Deterministic: `rng` defaults to one seeded by `spec.seed`. `background` (from
     `table_background`) may be passed so that the frames of one game share their table.
+    `back_art` (BGR uint8, a card's back upright, any size): the picture of every card
+    lying face down instead of its deck's back, such as a real deck's back photographed
+    (`vision/back_check.py`).
     """
     rng = rng if rng is not None else np.random.default_rng(spec.seed)
+    if back_art is not None:
+        back_art = cv2.resize(back_art, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
     w, h = spec.size
     if background is None:
         background = table_background(spec, rng)
@@ -278,7 +299,7 @@ def render_scene(
         maps.cast(_quad_drawer(quad), 1.0 + 8.0 * math.sin(math.pi * min(1.0, card.turn)))
         maps.cover_shadow(quad)
         full_area.append(maps.claim(quad, i))
-        _paste_card(img, card, quad, float(rng.uniform(0.94, 1.04)))
+        _paste_card(img, card, quad, float(rng.uniform(0.94, 1.04)), back_art)
 
     for thing in spec.distractors:
         pasted = _paste_thing(img, thing, hom, hom_inv)

@@ -1,0 +1,92 @@
+"""The back check (companion.vision.back_check): a deck's back laid face down on rendered
+tables, and the `companion deck check-back` command. Few tables: the shipped models see
+the project's backs on every one and a plain grey back on none, so the figures here are
+far from the threshold either way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from companion.vision.back_check import SEEN_ENOUGH, BackCheck, check_back
+from companion.vision.decks import load_deck
+from companion.vision.synth import card_back, random_scene, render_scene
+
+PLAIN_GREY = np.full((350, 250, 3), 60, np.uint8)
+
+
+def test_face_down_cards_are_drawn_with_the_back_given() -> None:
+    """Every card lying face down shows the picture given, a card face up its own face."""
+    rng = np.random.default_rng(7)
+    spec = random_scene(rng, 6, "playing-cards", face_up_rate=0.5, hand_rate=0.0, distractors=0)
+    magenta = np.zeros((350, 250, 3), np.uint8)
+    magenta[:] = (255, 0, 255)
+    image, truths = render_scene(spec, back_art=magenta)
+    plain, _ = render_scene(spec)
+    for truth in truths:
+        x, y = np.round(truth.corners.mean(axis=0)).astype(int)
+        b, g, r = image[y, x].astype(int)
+        is_magenta = b > 150 and r > 150 and g < 100
+        assert is_magenta == (truth.face == "down")
+        if truth.face == "up":
+            assert np.array_equal(image[y, x], plain[y, x])
+
+
+def test_the_playing_deck_sees_its_own_back_and_not_a_plain_grey_one() -> None:
+    deck = load_deck("playing-cards")
+    red = np.asarray(card_back("playing-cards", "red"))
+    seen = check_back(deck, red, tables=2)
+    assert seen.cards >= 15 and seen.enough and seen.share == 1.0
+    unseen = check_back(deck, PLAIN_GREY, tables=2)
+    assert unseen.cards == seen.cards and not unseen.enough
+    with pytest.raises(ValueError, match="BGR uint8"):
+        check_back(deck, PLAIN_GREY[..., 0], tables=1)
+
+
+def test_an_enrolled_deck_sees_its_enrolled_back() -> None:
+    deck = load_deck("demo-animals")
+    assert check_back(deck, deck.templates["back"][0], tables=2).share == 1.0
+
+
+def test_the_summary_says_how_many_of_how_many() -> None:
+    check = BackCheck(seen=19, cards=20, tables=2)
+    assert check.summary() == "face-down cards read as backs on 2 rendered tables: 19 of 20 (95%)"
+    assert check.enough == (SEEN_ENOUGH <= 0.95)
+    assert BackCheck(0, 0, 0).share == 0.0
+
+
+def test_check_back_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    red, grey = tmp_path / "red.png", tmp_path / "grey.png"
+    cv2.imwrite(str(red), np.asarray(card_back("playing-cards", "red")))
+    cv2.imwrite(str(grey), PLAIN_GREY)
+    assert main(["deck", "check-back", str(red)]) == 0
+    assert "back check: face-down cards read as backs" in capsys.readouterr().out
+    assert main(["deck", "check-back", str(grey)]) == 1
+    assert "may miss this deck's face-down cards" in capsys.readouterr().err
+    assert main(["deck", "check-back", str(tmp_path / "none.png")]) == 2
+    assert "no picture at" in capsys.readouterr().err
+    assert main(["deck", "check-back", "--deck", "nope", str(red)]) == 2
+    assert "unknown deck 'nope'" in capsys.readouterr().err
+
+
+def test_enrolling_a_deck_with_a_plain_back_warns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The deck is enrolled all the same (exit 0); the table is told before its game."""
+    from companion.vision.synth import card_face
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    pictures = tmp_path / "pictures"
+    pictures.mkdir()
+    for rank in range(1, 6):
+        face = np.asarray(card_face("animals", rank, None, "woodland"))
+        cv2.imwrite(str(pictures / f"{rank}.png"), face)
+    cv2.imwrite(str(pictures / "back.png"), PLAIN_GREY)
+    assert main(["deck", "enroll", "plain", "--images", str(pictures)]) == 0
+    captured = capsys.readouterr()
+    assert "enrolled deck 'plain'" in captured.out and "back check:" in captured.out
+    assert "may miss this deck's face-down cards" in captured.err
