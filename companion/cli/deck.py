@@ -41,7 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     check.add_argument(
         "picture",
         metavar="PICTURE",
-        help="the back: a flat scan of it (5:7) or a photo of one card lying face down",
+        nargs="?",
+        help="the back: a flat scan of it (5:7) or a photo of one card lying face down "
+        "(default for an enrolled deck: its enrolled back)",
     )
     check.add_argument(
         "--deck", default="playing-cards", help="the deck to read it with (default playing-cards)"
@@ -67,11 +69,25 @@ def _enroll(args: argparse.Namespace) -> int:
 
 
 def _check_back(args: argparse.Namespace) -> int:
-    from companion.vision.decks import DeckError, card_from_picture, load_deck, read_picture
+    from companion.vision.decks import (
+        PLAYING_CARDS,
+        DeckError,
+        card_from_picture,
+        load_deck,
+        read_picture,
+    )
 
     try:
         deck = load_deck(args.deck)
-        back = card_from_picture(read_picture(args.picture), args.picture)
+        if args.picture is not None:
+            back = card_from_picture(read_picture(args.picture), args.picture)
+        elif deck.kind == PLAYING_CARDS:
+            raise DeckError(
+                f"{deck.name} is built in, with no back enrolled: give a picture of the back "
+                "(a flat scan, or a photo of one card lying face down)"
+            )
+        else:
+            back = deck.templates["back"][0]
     except DeckError as err:
         print(f"companion deck check-back: {err}", file=sys.stderr)
         return 2

@@ -71,6 +71,10 @@ def test_check_back_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "no picture at" in capsys.readouterr().err
     assert main(["deck", "check-back", "--deck", "nope", str(red)]) == 2
     assert "unknown deck 'nope'" in capsys.readouterr().err
+    assert main(["deck", "check-back"]) == 2  # the playing deck has no enrolled back
+    assert "give a picture of the back" in capsys.readouterr().err
+    assert main(["deck", "check-back", "--deck", "demo-animals"]) == 0  # its enrolled back
+    assert "(100%)" in capsys.readouterr().out
 
 
 def test_enrolling_a_deck_with_a_plain_back_warns(
