@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "deck",
-        help="enroll an animal deck from pictures, or list the known decks",
+        help="enroll an animal deck from pictures, check that a deck's back is seen face "
+        "down, or list the known decks",
         description="Decks the camera can read: playing-cards is built in; an animal deck is "
         "enrolled from one picture of each card 1..5 and of its back.",
     )
@@ -106,7 +107,8 @@ def _report_back(deck: DeckProfile, back: np.ndarray) -> bool:
             "warning: the camera may miss this deck's face-down cards (plain or faint backs "
             "are hard for it): a card it does not see is a card nobody played. Before a game, "
             f"check a photo of your table: companion detect --deck {deck.name} --annotate "
-            "OUT PHOTO; where it misses cards, play with another deck or enter plays by key.",
+            "OUT PHOTO; where it misses cards, play with another deck, or correct by key "
+            "what it misses (companion play --manual needs no camera at all).",
             file=sys.stderr,
         )
     return result.enough
