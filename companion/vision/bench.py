@@ -11,7 +11,9 @@ Figures (targets from issue 3):
   counted apart because they are the errors that spoil a game, and so are game cards
   read where no card matches (a phantom, or a quad on part of a card: a pip as an Ace);
 - phantoms: readings on empty tables (things, hands, no cards), per image (target < 0.01),
-  and readings on card scenes that match no card;
+  and readings on card scenes that match no card (overlap every card by less than IoU
+  0.3), with those lying mostly on part of a card counted apart: the part in sight of a
+  card mostly hidden under another, or a strip of a card read twice;
 - with `--real-photos DIR` (a folder laid out like edje-aces: manifest.json + images):
   labelled cards found and read right, non-game cards (6..King) reported as 1..5 and
   game cards reported as another game card, its rank or its suit wrong (target: at least
@@ -337,7 +339,7 @@ class Tally:
 
     def add_scene(self, readings: Sequence, seats: Sequence, truths: Sequence) -> None:
         del seats  # timed with the readings; the seat of a truth is not rendered
-        from companion.vision.geometry import quad_iou, quad_long_side
+        from companion.vision.geometry import quad_cover, quad_iou, quad_long_side
 
         matched: set[int] = set()
         c = self.counts
@@ -379,6 +381,11 @@ class Tally:
             overlaps = [quad_iou(reading.corners, t.corners) for t in truths]
             if max(overlaps, default=0.0) < 0.3:
                 c["phantoms"] += 1
+                # most of it on one card: its part in sight (a card mostly hidden under
+                # another), or a strip of a card read twice; counted apart so that the
+                # things taken for cards stand out
+                covers = [quad_cover(reading.corners, t.corners) for t in truths]
+                c["phantoms on part of a card"] += max(covers, default=0.0) >= 0.5
 
     def summary(self) -> dict[str, object]:
         c = self.counts
@@ -400,6 +407,7 @@ class Tally:
             "unread": c["unread"],
             "phantoms": c["phantoms"],
             "phantoms per image": round(c["phantoms"] / max(1, c["images"]), 4),
+            "phantoms lying mostly on part of a card": c["phantoms on part of a card"],
         }
 
 

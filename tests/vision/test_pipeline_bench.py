@@ -103,7 +103,24 @@ def test_tally_counts_misreads_and_phantoms():
     assert summary["found"] == 1 and summary["found and read right"] == 0
     assert summary["misread as a game rank"] == 1
     assert summary["phantoms"] == 1
+    assert summary["phantoms lying mostly on part of a card"] == 0  # it lies on the table
     assert summary["game cards on no card"] == 0  # the phantom is a back
+
+
+def test_tally_counts_apart_a_phantom_on_the_part_in_sight_of_a_hidden_card() -> None:
+    """A back read on the strip in sight of a card mostly under another overlaps that
+    card by less than IoU 0.3: a phantom by the benchmark's count, lying on a card."""
+    import numpy as np
+
+    from companion.vision.synth import CardSpec, CardTruth
+
+    card = np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32)
+    strip = np.array([[0, 50], [50, 50], [50, 70], [0, 70]], np.float32)
+    truth = CardTruth(card, "down", None, None, "back", 0.3, CardSpec())
+    tally = Tally()
+    tally.add_scene([CardReading(strip, "down", None, None, "back", 0.9)], [None], [truth])
+    summary = tally.summary()
+    assert summary["phantoms"] == 1 and summary["phantoms lying mostly on part of a card"] == 1
 
 
 def test_tally_counts_a_game_card_read_on_part_of_another_card() -> None:
