@@ -84,6 +84,16 @@ def test_designed_backs_are_seeded_varied_and_for_either_deck() -> None:
     assert min(middles) < 8 < max(middles)  # some plain, some busy
 
 
+def test_each_draw_of_a_designed_back_style_is_a_new_design() -> None:
+    """One generator drawn from again and again (as the readers' training samples do)
+    gives a new design each time; `card_back` keeps the picture of a style it drew."""
+    from companion.vision.synth.art import random_design_style
+
+    rng = np.random.default_rng(5)
+    assert len({random_design_style(rng) for _ in range(20)}) == 20
+    assert card_back("playing-cards", "design-7") is card_back("playing-cards", "design-7")
+
+
 def test_classic_art_is_the_shipped_demo_deck() -> None:
     """The enrolled `demo-animals` profile was made from these pictures: they must not drift."""
     import cv2

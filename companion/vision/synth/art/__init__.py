@@ -90,12 +90,12 @@ def _paw(card: np.ndarray, color: tuple[int, int, int]) -> None:
         cv2.circle(card, (cx + dx, cy + dy), 6, color, -1, AA)
 
 
-@lru_cache(maxsize=64)
 def random_design_style(rng: np.random.Generator) -> str:
     """The back style of a procedural design drawn from `rng` (``"design-N"``, `card_back`)."""
     return f"{DESIGN_PREFIX}{int(rng.integers(0, 2**31))}"
 
 
+@lru_cache(maxsize=64)
 def card_back(deck: str, style: Edition | None = None) -> np.ndarray:
     """The back of a deck (read-only BGR, 250x350).
 
