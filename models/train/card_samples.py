@@ -38,6 +38,9 @@ NO_OVERLAP = 0.05  # a finder's quad overlapping no card more than this is not a
 # A finder's quad overlapping no card by this is at most a scrap of a covered one: what the
 # benchmark counts as a phantom (`bench.Tally`), and "none" where a set asks for it.
 FRAGMENT_IOU = 0.3
+# Tables whose deck has a procedural back design, most cards face down: the draw of both
+# readers' sets of designed backs (`cards.designed_samples`, `whole.DESIGNED_JOBS`).
+DESIGNED_TABLES = {"designed_backs": 1.0, "face_up_rate": 0.4}
 NO_CARD = "no card"  # what such a quad lies on (`_under`)
 # An index finder's hit is that index's from INDEX_NEAR of a card's length from its middle,
 # no index's from INDEX_FAR (`_hit_label`).

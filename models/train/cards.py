@@ -17,6 +17,7 @@ from torch import nn
 from companion.vision.features import CORNER_SIZE, corner_views, rectify_cards, to_model_input
 
 from .card_samples import (
+    DESIGNED_TABLES,
     FRAGMENT_IOU,
     NO_SUIT,
     RANK_NAMES,
@@ -300,14 +301,15 @@ def designed_samples(cut: Cut = rectify_cards) -> dict[str, Samples]:
     cards are "none" (`found_cards`' FRAGMENT_IOU): a reader that learned any print to be a
     back read such scraps as backs, and dark phones with a coloured rim. Held out: 100 more
     found-quad tables of designed backs (seed 10,760)."""
-    rate = {"designed_backs": 1.0, "face_up_rate": 0.4}
     return {
-        "designed-found-train": found_cards(600, 760, cut=cut, none_below=FRAGMENT_IOU, **rate),
-        "designed-scene-train": scene_cards(300, 860, cut=cut, **rate),
+        "designed-found-train": found_cards(
+            600, 760, cut=cut, none_below=FRAGMENT_IOU, **DESIGNED_TABLES
+        ),
+        "designed-scene-train": scene_cards(300, 860, cut=cut, **DESIGNED_TABLES),
         "designed-synth-train": synthetic_cards(3000, 5, cut, designed_back_art),
         "fragments-train": found_cards(600, 780, cut=cut, none_below=FRAGMENT_IOU),
         "things-train": synthetic_cards(3000, 6, cut, plain_thing_art),
-        "designed-heldout": found_cards(100, 10_760, cut=cut, **rate),
+        "designed-heldout": found_cards(100, 10_760, cut=cut, **DESIGNED_TABLES),
     }
 
 

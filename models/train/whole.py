@@ -28,6 +28,7 @@ import torch
 from companion.vision.features import WHOLE_SIZE, turned, whole_views_of
 
 from .card_samples import (
+    DESIGNED_TABLES,
     FRAGMENT_IOU,
     designed_back_art,
     found_cards,
@@ -56,10 +57,10 @@ def _render(job: tuple[str, int, int]) -> Samples:
     if kind == "designed-synth":
         return _both_ways(*synthetic_cards(n, seed, whole_views_of, designed_back_art))
     if kind == "designed-scene":
-        return _both_ways(*scene_cards(n, seed, cut=whole_views_of, **DESIGNED))
+        return _both_ways(*scene_cards(n, seed, cut=whole_views_of, **DESIGNED_TABLES))
     if kind == "designed-found":
         return _both_ways(
-            *found_cards(n, seed, cut=whole_views_of, none_below=FRAGMENT_IOU, **DESIGNED)
+            *found_cards(n, seed, cut=whole_views_of, none_below=FRAGMENT_IOU, **DESIGNED_TABLES)
         )
     if kind == "things":
         return _both_ways(*synthetic_cards(n, seed, whole_views_of, plain_thing_art))
@@ -84,7 +85,6 @@ HELD_OUT_JOB = ("found", 200, 10_740)
 # phones, notes and markers filling a card's picture. The corner reader's seeds
 # (`cards.designed_samples`), its found-quad tables in two streams of 300 for the two
 # processes.
-DESIGNED = {"designed_backs": 1.0, "face_up_rate": 0.4}
 DESIGNED_JOBS = (
     ("designed-found", 300, 760),
     ("designed-found", 300, 761),
