@@ -75,22 +75,3 @@ def test_check_back_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "give a picture of the back" in capsys.readouterr().err
     assert main(["deck", "check-back", "--deck", "demo-animals"]) == 0  # its enrolled back
     assert "(100%)" in capsys.readouterr().out
-
-
-def test_enrolling_a_deck_with_a_plain_back_warns(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The deck is enrolled all the same (exit 0); the table is told before its game."""
-    from companion.vision.synth import card_face
-
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    pictures = tmp_path / "pictures"
-    pictures.mkdir()
-    for rank in range(1, 6):
-        face = np.asarray(card_face("animals", rank, None, "woodland"))
-        cv2.imwrite(str(pictures / f"{rank}.png"), face)
-    cv2.imwrite(str(pictures / "back.png"), PLAIN_GREY)
-    assert main(["deck", "enroll", "plain", "--images", str(pictures)]) == 0
-    captured = capsys.readouterr()
-    assert "enrolled deck 'plain'" in captured.out and "back check:" in captured.out
-    assert "may miss this deck's face-down cards" in captured.err

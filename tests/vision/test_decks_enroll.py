@@ -143,3 +143,16 @@ def test_deck_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "back check: face-down cards read as backs on 8 rendered tables" in out
     assert main(["deck", "list"]) == 0
     assert "mine" in capsys.readouterr().out
+
+
+def test_enrolling_a_deck_with_a_plain_back_warns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The back check (`vision.back_check`) runs on the enrolled back: the deck is
+    enrolled all the same (exit 0), and the table is told before its game."""
+    pictures = _pictures(tmp_path / "p")
+    cv2.imwrite(str(pictures / "back.png"), np.full((350, 250, 3), 60, np.uint8))
+    assert main(["deck", "enroll", "plain", "--images", str(pictures)]) == 0
+    captured = capsys.readouterr()
+    assert "enrolled deck 'plain'" in captured.out and "back check:" in captured.out
+    assert "may miss this deck's face-down cards" in captured.err
