@@ -104,17 +104,13 @@ def build_datasets(
     `designed` backs' sets too; `cards.fit` trains on those named "*-train" and reports
     the others."""
     t0 = time.time()
-    extra = (*DESIGNED_JOBS, DESIGNED_HELD_OUT_JOB) if designed else ()
+    designed_jobs = (*DESIGNED_JOBS, DESIGNED_HELD_OUT_JOB) if designed else ()
     with ProcessPoolExecutor(workers) as pool:
-        rendered = list(pool.map(_render, (*TRAIN_JOBS, HELD_OUT_JOB, *extra)))
-    if designed:
-        *designed_train, designed_held_out = rendered[-len(extra) :]
-        rendered = rendered[: -len(extra)]
+        rendered = list(pool.map(_render, (*TRAIN_JOBS, HELD_OUT_JOB)))
+        designed_sets = list(pool.map(_render, designed_jobs))
     photos = load_real_cards()
     real_train = real_card_samples(photos, "train", real_copies, 0, cut=whole_views_of)
-    train = [*rendered[:-1], _both_ways(*real_train)]
-    if designed:
-        train.extend(designed_train)
+    train = [*rendered[:-1], _both_ways(*real_train), *designed_sets[:-1]]
     sets = {
         "rendered-and-real-train": tuple(np.concatenate(p) for p in zip(*train, strict=True)),
         "found-heldout": rendered[-1],
@@ -123,7 +119,7 @@ def build_datasets(
         ),
     }
     if designed:
-        sets["designed-heldout"] = designed_held_out
+        sets["designed-heldout"] = designed_sets[-1]
     sizes = {k: len(v[0]) for k, v in sets.items()}
     print(f"data ready in {time.time() - t0:.0f}s: {sizes}", flush=True)
     return sets
