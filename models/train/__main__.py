@@ -25,6 +25,8 @@ def main() -> None:
             "finder-tune",
             "finder-crowd",
             "finder-backs",
+            "finder-fast",
+            "finder-fast-enrolled",
             "index",
             "demo-deck",
             "evaluate",
@@ -44,7 +46,9 @@ def main() -> None:
         type=Path,
         help="finder-tune, finder-crowd, finder-backs: the exported finder to start from "
         "(default: the shipped third stage for finder-tune, the shipped finder for the "
-        "others); cards-index: the corner reader to start from (default: the shipped one)",
+        "others); finder-fast, finder-fast-enrolled: the teacher (default: the playing "
+        "deck's finder, the enrolled decks'); cards-index: the corner reader to start from "
+        "(default: the shipped one)",
     )
     args = parser.parse_args()
     if args.model == "evaluate":
@@ -89,6 +93,15 @@ def main() -> None:
         finder.tune(out, init=args.init or out, seed=7, peak_lr=3e-4, crowded=crowded)
         finder.tune(out, init=out, seed=8, peak_lr=2e-4, crowded=crowded)
         finder.tune(out, init=out, seed=9, peak_lr=2e-4, crowded=crowded, small_cards=True)
+        return
+    if args.model in ("finder-fast", "finder-fast-enrolled"):  # measured, not shipped
+        from . import fast_finder
+
+        if args.out is None:
+            parser.error(f"{args.model} writes a net the runtime does not use: give --out FILE")
+        playing = args.model == "finder-fast"
+        teacher = "card_finder_backs.onnx" if playing else "card_finder.onnx"
+        fast_finder.distill(args.out, teacher=args.init or MODELS_DATA / teacher, designed=playing)
         return
     if args.model == "finder-backs":  # the playing deck's sixth stage, after finder-crowd
         from . import finder
