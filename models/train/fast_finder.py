@@ -34,6 +34,7 @@ from .finder import (
     _fit,
     _joined,
     _load_or_render,
+    conv_block,
     export,
 )
 
@@ -56,12 +57,7 @@ def build_fast_net(outputs: int = 2):  # -> torch.nn.Module
     import torch
     from torch import nn
 
-    def conv(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
-        return nn.Sequential(
-            nn.Conv2d(cin, cout, 3, stride, dilation, dilation, bias=False),
-            nn.BatchNorm2d(cout),
-            nn.ReLU(inplace=True),
-        )
+    conv = conv_block
 
     class FastFinderNet(nn.Module):
         def __init__(self) -> None:

@@ -235,6 +235,18 @@ def render_set(
 # --- the net and its training (torch only here) --------------------------------------------
 
 
+def conv_block(cin: int, cout: int, stride: int = 1, dilation: int = 1):  # -> nn.Sequential
+    """The finders' layer: a 3x3 convolution (padded to keep the size, at `stride`),
+    batch norm, ReLU."""
+    from torch import nn
+
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, dilation, dilation, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    )
+
+
 def build_net(outputs: int = 2):  # -> torch.nn.Module
     """A small U-Net: input (N, 3, H, W) BGR 0..255, output (N, outputs, H/2, W/2) maps
     (the finder's: card and core logits). It normalises each picture itself (per-channel
@@ -243,12 +255,7 @@ def build_net(outputs: int = 2):  # -> torch.nn.Module
     import torch
     from torch import nn
 
-    def conv(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
-        return nn.Sequential(
-            nn.Conv2d(cin, cout, 3, stride, dilation, dilation, bias=False),
-            nn.BatchNorm2d(cout),
-            nn.ReLU(inplace=True),
-        )
+    conv = conv_block
 
     class FinderNet(nn.Module):
         def __init__(self) -> None:
