@@ -20,22 +20,16 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.vision.segment import STRIDE, TRAINED_LONG_SIDE
+from companion.vision.segment import STRIDE
 
 from .finder import (
     CROWD_SAMPLES,
-    CROWD_SEEDS,
-    DATA_DIR,
     DESIGN_SAMPLES,
-    DESIGN_SEEDS,
-    RUN_DATA_DIR,
-    RUN_SAMPLES,
     Scenes,
     _fit,
-    _joined,
-    _load_or_render,
     conv_block,
     export,
+    stage_scenes,
 )
 
 # Scenes of the first stages (long side 320, DATA_DIR) the student also sees: frames of
@@ -116,23 +110,16 @@ def distill(
     processes: int = 1,
 ) -> None:
     """Train `build_fast_net` for `minutes` (one thread) to draw `teacher`'s maps on the
-    scenes the finder's stages learned from (cached in RUN_DATA_DIR and DATA_DIR, rendered
-    on `processes` where missing): RUN_SAMPLES at the runtime's scale, CROWD_SAMPLES
-    crowded tables, FIRST_SCENES at a long side of 320, and with `designed` (the playing
-    deck's teacher) DESIGN_SAMPLES tables of procedural backs. Export to `out`."""
+    scenes the finder's stages learned from (`finder.stage_scenes`, rendered on
+    `processes` where missing): FIRST_SCENES of the first stages', CROWD_SAMPLES crowded
+    tables, and with `designed` (the playing deck's teacher) DESIGN_SAMPLES tables of
+    procedural backs. Export to `out`."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)
-    sets = [
-        _load_or_render(RUN_DATA_DIR, 0, RUN_SAMPLES, None, processes),
-        _load_or_render(RUN_DATA_DIR, CROWD_SEEDS, CROWD_SAMPLES, None, processes),
-        _load_or_render(DATA_DIR, 0, FIRST_SCENES, TRAINED_LONG_SIDE, processes),
-    ]
-    if designed:
-        sets.append(_load_or_render(RUN_DATA_DIR, DESIGN_SEEDS, DESIGN_SAMPLES, None, processes))
-    scenes = _joined(sets)
-    del sets
+    designs = DESIGN_SAMPLES if designed else 0
+    scenes = stage_scenes(FIRST_SCENES, CROWD_SAMPLES, designs, processes)
     scenes = scenes._replace(targets=teacher_maps(teacher, scenes))
     model = build_fast_net()
     _fit(model, scenes, minutes=minutes, seed=seed, peak_lr=peak_lr, small_cards=True)

@@ -340,17 +340,26 @@ def tune(
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
-    run_scale = _load_or_render(RUN_DATA_DIR, 0, RUN_SAMPLES, None, processes)
-    first = _load_or_render(DATA_DIR, 0, FIRST_SAMPLES, TRAINED_LONG_SIDE, processes)
-    sets = [run_scale, first]
+    scenes = stage_scenes(FIRST_SAMPLES, crowded, designed, processes)
+    model = load_onnx(init, scenes.inputs[:64])
+    _fit(model, scenes, minutes=minutes, seed=seed, peak_lr=peak_lr, small_cards=small_cards)
+    export(model, out)
+
+
+def stage_scenes(first: int, crowded: int, designed: int, processes: int) -> Scenes:
+    """The later stages' cached scenes, as one set: RUN_SAMPLES at the runtime's scale, the
+    first `first` of the first stages' (long side 320), `crowded` tables of small cards from
+    CROWD_SEEDS and `designed` tables of procedural backs from DESIGN_SEEDS, rendered on
+    `processes` where missing."""
+    sets = [
+        _load_or_render(RUN_DATA_DIR, 0, RUN_SAMPLES, None, processes),
+        _load_or_render(DATA_DIR, 0, first, TRAINED_LONG_SIDE, processes),
+    ]
     if crowded:
         sets.append(_load_or_render(RUN_DATA_DIR, CROWD_SEEDS, crowded, None, processes))
     if designed:
         sets.append(_load_or_render(RUN_DATA_DIR, DESIGN_SEEDS, designed, None, processes))
-    scenes = _joined(sets)
-    model = load_onnx(init, scenes.inputs[:64])
-    _fit(model, scenes, minutes=minutes, seed=seed, peak_lr=peak_lr, small_cards=small_cards)
-    export(model, out)
+    return _joined(sets)
 
 
 class Scenes(NamedTuple):
