@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from companion.vision.back_check import BackCheck
     from companion.vision.decks import DeckProfile
 
 
@@ -55,7 +57,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _enroll(args: argparse.Namespace) -> int:
-    from companion.vision.decks import DeckError, enroll
+    from companion.vision.back_check import choose_finder
+    from companion.vision.decks import DeckError, enroll, write_profile
 
     try:
         profile = enroll(args.name, args.images)
@@ -64,7 +67,21 @@ def _enroll(args: argparse.Namespace) -> int:
         return 2
     counts = ", ".join(f"{key}: {len(p)}" for key, p in profile.templates.items())
     print(f"enrolled deck {profile.name!r} ({counts} pictures), saved to {profile.source}")
-    _report_back(profile, profile.templates["back"][0])
+    choice = choose_finder(profile, profile.templates["back"][0])
+    if choice.deck.any_backs:
+        write_profile(choice.deck, Path(profile.source))  # saved before it is shown
+    _print_back_check(choice.check)
+    if choice.any_backs_check is not None:
+        verdict = (
+            "this deck's frames are now seen by it"
+            if choice.deck.any_backs
+            else "not enough more: the deck keeps its own"
+        )
+        print(
+            "back check with the finder that learned backs of any design: "
+            f"{choice.any_backs_check.summary()}; {verdict}"
+        )
+    _warn_unless_enough(choice.deck, choice.final)
     print(f"read it with: companion detect --deck {profile.name} --json IMAGE")
     return 0
 
@@ -101,7 +118,17 @@ def _report_back(deck: DeckProfile, back: np.ndarray) -> bool:
     from companion.vision.back_check import check_back
 
     result = check_back(deck, back)
+    _print_back_check(result)
+    _warn_unless_enough(deck, result)
+    return result.enough
+
+
+def _print_back_check(result: BackCheck) -> None:
     print(f"back check: {result.summary()}")
+
+
+def _warn_unless_enough(deck: DeckProfile, result: BackCheck) -> None:
+    """Where `result` says the camera misses `deck`'s face-down cards: what to do."""
     if not result.enough:
         print(
             "warning: the camera may miss this deck's face-down cards (plain or faint backs "
@@ -111,7 +138,6 @@ def _report_back(deck: DeckProfile, back: np.ndarray) -> bool:
             "what it misses (companion play --manual needs no camera at all).",
             file=sys.stderr,
         )
-    return result.enough
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -8,16 +8,20 @@ companion does not see is a card nobody played. Checked on the user's own back w
 deck is enrolled (`companion deck enroll`) or on demand (`companion deck check-back`),
 the table learns it before the game, not during it.
 
+An enrolled deck whose back the enrolled decks' own finder net misses is checked again
+with the net that learned backs of any design, and read with that one from then on where
+it sees clearly more (`choose_finder`, `DeckProfile.any_backs`).
+
 The tables come from the renderer the benchmark uses (tables, light, tilt, blur, noise)
 with every card face down and the picture as its back; seeds from `CHECK_SEED`, a stream
 of its own (`vision/bench.py` lists the others). On the shipped models the project's
-backs and the usual patterned designs are seen on every table, the plain designs the
-finder misses on almost none (figures in `models/README.md`).
+backs and the usual patterned designs are seen on every table, and plain designs on few
+or none (figures in `models/README.md`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -36,6 +40,11 @@ SEEN_ENOUGH = 0.95
 # it lies at least this uncovered.
 MATCH_IOU = 0.5
 VISIBLE = 0.9
+# An enrolled deck's frames are seen by the net that learned backs of any design where its
+# own net misses its back and that net sees this share of its face-down cards more
+# (`choose_finder`): about 8 of the check's 80 cards, more than two checks of one net
+# differ by.
+ANY_BACKS_GAIN = 0.1
 
 
 @dataclass(frozen=True)
@@ -83,3 +92,46 @@ def check_back(deck: DeckProfile, back: np.ndarray, tables: int = CHECK_TABLES) 
             cards += 1
             seen += any(quad_iou(quad, truth.corners) >= MATCH_IOU for quad in backs)
     return BackCheck(seen, cards, tables)
+
+
+@dataclass(frozen=True)
+class FinderChoice:
+    """Which finder net an enrolled deck's frames are seen by (`choose_finder`): `deck`,
+    as it is to be saved; `check`, its back checked with the enrolled decks' own net;
+    `any_backs_check`, with the net that learned backs of any design (None where the
+    first saw enough)."""
+
+    deck: DeckProfile
+    check: BackCheck
+    any_backs_check: BackCheck | None
+
+    @property
+    def final(self) -> BackCheck:
+        """The check of the net chosen."""
+        if self.deck.any_backs and self.any_backs_check is not None:
+            return self.any_backs_check
+        return self.check
+
+
+def choose_finder(deck: DeckProfile, back: np.ndarray, tables: int = CHECK_TABLES) -> FinderChoice:
+    """An enrolled `deck` with the finder net that sees its `back` face down best.
+
+    Why: the enrolled decks' own net (`segment.MODEL`) learned the project's backs; the
+    playing deck's (`segment.BACKS_MODEL`) learned backs of any design, but outlines more
+    phones and notes, which an enrolled deck's reader, reading by likeness, can take for
+    its back (so on such a deck a back is read only in the enrolled back's colour:
+    `read.BACK_BRIGHTNESS`). The second sees a deck's frames only where the first misses
+    its back (under `SEEN_ENOUGH`) and the second sees clearly more of it
+    (`ANY_BACKS_GAIN`): where the back goes unseen, every card played face down is lost,
+    a far worse thing than a rare phantom.
+    Measured on rendered tuning tables (models/README.md, card finder, "An enrolled
+    deck's own back").
+    """
+    if deck.kind == PLAYING_CARDS:
+        raise ValueError(f"{deck.name} is built in: the net for backs always sees its frames")
+    own = check_back(replace(deck, any_backs=False), back, tables)
+    if own.enough:
+        return FinderChoice(replace(deck, any_backs=False), own, None)
+    other = check_back(replace(deck, any_backs=True), back, tables)
+    better = other.share >= own.share + ANY_BACKS_GAIN
+    return FinderChoice(replace(deck, any_backs=better), own, other)

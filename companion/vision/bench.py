@@ -32,6 +32,11 @@ Figures (targets from issue 3):
   patterned, with or without a white margin), scored as the card scenes are, with the
   face-down cards read as backs counted apart: a back never seen must still be a card
   played.
+- with `--enrolled-backs N`: N held-out tables of the demo animal deck's faces, the deck
+  enrolled with a back design never trained on, one design per `ENROLLED_TABLES` tables,
+  its finder net chosen by the back check as `companion deck enroll` chooses it
+  (`back_check.choose_finder`); scored as the card scenes are, with as many empty tables
+  read with those decks.
 
 Seeds. Scenes are `synth.random_scene(np.random.default_rng(seed), ...)`. Seeds below
 `HELD_OUT_SEED` are free for training and tuning (the reader's training uses streams 0,
@@ -39,7 +44,8 @@ Seeds. Scenes are `synth.random_scene(np.random.default_rng(seed), ...)`. Seeds 
 the benchmark only ever renders seeds from `HELD_OUT_SEED` on (card scenes) and from
 `EMPTY_SEED` on (empty tables), which no training may use; close-up heaps from
 `HEAP_SEED` (the tuning heaps of models/README.md start at 3,100,000), tables of designed
-backs from `DESIGN_SEED`. The back check of a deck's own back (`vision/back_check.py`)
+backs from `DESIGN_SEED`, enrolled decks' backs and their tables from
+`ENROLLED_BACK_SEED`. The back check of a deck's own back (`vision/back_check.py`)
 renders its tables from `back_check.CHECK_SEED` (7,000,000), used by nothing else.
 """
 
@@ -66,6 +72,10 @@ EMPTY_SEED = 6_000_000
 HEAP_SEED = 5_800_000
 DESIGN_SEED = 5_900_000
 DESIGN_FACE_UP_RATE = 0.4  # tables of designed backs: most cards face down
+# Enrolled decks with backs never seen: design ENROLLED_BACK_SEED + k, its tables from
+# ENROLLED_BACK_SEED + 10_000 + 100 * k, ENROLLED_TABLES of them (and as many empty ones).
+ENROLLED_BACK_SEED = 5_950_000
+ENROLLED_TABLES = 5
 # Heaps: a third each of webcam frames and of phone photos either way up, cards this long.
 HEAP_SIZES = ((1280, 720), (504, 378), (378, 504))
 HEAP_LENGTHS = {(1280, 720): (150.0, 400.0)}
@@ -107,6 +117,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="playing-card tables whose backs are designs never trained on (0: none)",
     )
+    parser.add_argument(
+        "--enrolled-backs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="tables of an enrolled animal deck whose back is a design never trained on (0)",
+    )
     parser.add_argument("--real-photos", metavar="DIR", help="labelled real photos (manifest.json)")
     parser.add_argument(
         "--real-split",
@@ -127,7 +144,7 @@ def main(args: argparse.Namespace) -> int:
     import cv2
 
     cv2.setNumThreads(1)  # one-core figures (the reader's onnxruntime uses one thread)
-    for name in ("scenes", "empty", "heaps", "designed_backs"):
+    for name in ("scenes", "empty", "heaps", "designed_backs", "enrolled_backs"):
         if getattr(args, name) < 0:
             option = name.replace("_", "-")
             print(f"companion bench vision: --{option} must be 0 or more", file=sys.stderr)
@@ -154,6 +171,8 @@ def main(args: argparse.Namespace) -> int:
         cpu_times = [sum(frame.values()) for frame in stage_times]
         median_cpu = statistics.median(cpu_times)
         figures["median cpu ms per frame"] = round(median_cpu, 2)
+        if args.finder == "both":
+            figures.update(doubt_figures(stage_times))
         figures["mean cpu ms per frame by stage"] = stage_means(stage_times)
         # the frames that set the median: those at it or faster (tables the first look settles)
         fast = [
@@ -182,6 +201,10 @@ def main(args: argparse.Namespace) -> int:
         for image, truths in designed_back_scenes(args.designed_backs, DESIGN_SEED):
             designed.add_scene(*timed_read("playing-cards", image, [], args.finder), truths)
         figures["tables of backs never seen"] = designed.summary()
+    if args.enrolled_backs:
+        figures["an enrolled deck, backs never seen"] = enrolled_back_figures(
+            args.enrolled_backs, args.finder
+        )
     if args.real_photos:
         try:
             figures["real photos"] = real_photo_figures(
@@ -209,12 +232,12 @@ def synthetic_scenes(deck: str, count: int, first_seed: int) -> Iterator[tuple[n
         yield render_scene(spec)
 
 
-def empty_tables(count: int) -> Iterator[tuple[np.ndarray, list]]:
+def empty_tables(count: int, first_seed: int = EMPTY_SEED) -> Iterator[tuple[np.ndarray, list]]:
     """Tables with coins, chips, phones, pens and hands, but no card."""
     from companion.vision.synth import random_scene, render_scene
 
     for index in range(count):
-        rng = np.random.default_rng(EMPTY_SEED + index)
+        rng = np.random.default_rng(first_seed + index)
         things = int(rng.integers(1, 6))
         spec = random_scene(rng, 0, size=FRAME_SIZE, distractors=things, hand_rate=0.5)
         yield render_scene(spec)
@@ -260,8 +283,54 @@ def designed_back_scenes(count: int, first_seed: int) -> Iterator[tuple[np.ndarr
         yield render_scene(spec)
 
 
+def enrolled_back_figures(count: int, finder: str = "both") -> dict[str, object]:
+    """`count` tables of the demo deck's faces, the deck enrolled with a back never
+    trained on (one design per ENROLLED_TABLES tables) and its finder net chosen by the
+    back check; then as many empty tables read with those decks."""
+    from dataclasses import replace
+
+    from companion.vision.back_check import choose_finder
+    from companion.vision.decks import load_deck
+    from companion.vision.features import READ_SIZE
+    from companion.vision.pipeline import CardPipeline
+    from companion.vision.synth import random_scene, render_scene
+    from companion.vision.synth.art import designed_back
+
+    demo = load_deck(ANIMAL_DECK)
+    tally, counts = Tally(), Counter()
+    for design in range(-(-count // ENROLLED_TABLES)):
+        art = designed_back(ENROLLED_BACK_SEED + design)
+        back = cv2.resize(art, READ_SIZE, interpolation=cv2.INTER_AREA)  # as enrolled
+        deck = choose_finder(
+            replace(demo, templates={**demo.templates, "back": back[None]}), back
+        ).deck
+        pipeline = CardPipeline(deck, finder=finder)
+        counts["decks"] += 1
+        counts["seen by the net for backs"] += deck.any_backs
+        tables = min(ENROLLED_TABLES, count - design * ENROLLED_TABLES)
+        for table in range(tables):
+            rng = np.random.default_rng(ENROLLED_BACK_SEED + 10_000 + 100 * design + table)
+            spec = random_scene(
+                rng, SCENE_CARDS, "animals", size=FRAME_SIZE, edition=ANIMAL_EDITION
+            )
+            image, truths = render_scene(spec, back_art=art)
+            tally.add_scene(pipeline.read(image), [], truths)
+        for image, _ in empty_tables(tables, EMPTY_SEED + design * ENROLLED_TABLES):
+            counts["empty tables"] += 1
+            counts["readings on empty tables"] += len(pipeline.read(image))
+    any_backs, decks = counts["seen by the net for backs"], counts["decks"]
+    empty, readings = counts["empty tables"], counts["readings on empty tables"]
+    return {
+        **tally.summary(),
+        "decks seen by the net for backs of any design": f"{any_backs} of {decks}",
+        "readings on empty tables": f"{readings} on {empty}",
+    }
+
+
 _PIPELINES: dict[tuple[str, str], object] = {}
 REST = "the rest"  # time no stage counted (`timed_read`)
+# The stage only a frame left in doubt runs, with the default finder (`fusion.read_cards`).
+IN_DOUBT_STAGE = "edge finder"
 
 
 def _pipeline(deck: str, finder: str):  # -> CardPipeline, built once per deck and finder
@@ -301,6 +370,27 @@ def timed_read(
         frame[REST] = cpu - sum(frame.values())
         stage_times.append(frame)
     return readings, seated
+
+
+def doubt_figures(stage_times: Sequence[Counter[str]]) -> dict[str, str]:
+    """How many frames the default finder's first look settled, and how many it left in
+    doubt (the edge finder ran: `fusion.in_doubt`), with the median CPU milliseconds of
+    each. Why: the two kinds cost several times apart, so the median frame of all is one of
+    the first kind where most frames are settled, and jumps to the second kind where most
+    are not; a change that puts a few more tables in doubt can move it far."""
+    kinds: dict[bool, list[float]] = {False: [], True: []}
+    for frame in stage_times:
+        kinds[IN_DOUBT_STAGE in frame].append(sum(frame.values()))
+    total = len(stage_times)
+
+    def kind(cpu: list[float]) -> str:
+        median = f", median {statistics.median(cpu):.1f} ms" if cpu else ""
+        return f"{len(cpu)} of {total}{median}"
+
+    return {
+        "frames the first look settled": kind(kinds[False]),
+        "frames it left in doubt": kind(kinds[True]),
+    }
 
 
 def stage_means(stage_times: Sequence[Counter[str]]) -> dict[str, float]:

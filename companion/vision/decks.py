@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -55,12 +55,18 @@ class DeckProfile:
     `templates` maps each of CARD_KEYS to its enrolled pictures, (n, H, W, 3) uint8 BGR
     rectified to `features.READ_SIZE` (upright or upside down: the reader tries both);
     it is empty for the built-in playing cards.
+
+    `any_backs`: this enrolled deck's frames are seen by the finder net that learned backs
+    of any design (`segment.frame_model`), the playing deck's, because the enrolled decks'
+    own net misses its back face down. Enrollment sets it where the back check finds that
+    (`back_check.choose_finder`).
     """
 
     name: str
     kind: DeckKind
     templates: Mapping[str, np.ndarray]
     source: str  # "built in", "shipped" or the profile's path
+    any_backs: bool = False
 
 
 @dataclass(frozen=True)
@@ -118,8 +124,7 @@ def load_deck(name: str, decks_dir: Path | None = None) -> DeckProfile:
     if _NAME.match(name) and user.is_file():
         return read_profile(user)
     if _NAME.match(name) and _shipped_path(name).is_file():
-        profile = read_profile(_shipped_path(name))
-        return DeckProfile(profile.name, profile.kind, profile.templates, "shipped")
+        return replace(read_profile(_shipped_path(name)), source="shipped")
     known = ", ".join(d.name for d in list_decks(decks_dir))
     raise DeckError(
         f"unknown deck {name!r}: expected one of {known} "
@@ -149,7 +154,14 @@ def read_profile(path: Path) -> DeckProfile:
                 f"deck profile {path}: card {key} has pictures of shape "
                 f"{pics.shape}, expected (n, {height}, {width}, 3): enroll again"
             )
-    return DeckProfile(str(header["name"]), "enrolled", templates, str(path))
+    # absent from profiles enrolled before 2026-12-01: the enrolled decks' own finder net
+    any_backs = header.get("any_backs", False)
+    if not isinstance(any_backs, bool):
+        raise DeckError(
+            f"deck profile {path}: any_backs is {any_backs!r}, expected true or false: "
+            "enroll the deck again"
+        )
+    return DeckProfile(str(header["name"]), "enrolled", templates, str(path), any_backs)
 
 
 def write_profile(profile: DeckProfile, path: Path) -> None:
@@ -159,6 +171,7 @@ def write_profile(profile: DeckProfile, path: Path) -> None:
         "name": profile.name,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "card_size": list(READ_SIZE),
+        "any_backs": profile.any_backs,
     }
     arrays = {f"card_{key}": np.asarray(profile.templates[key], np.uint8) for key in CARD_KEYS}
     path.parent.mkdir(parents=True, exist_ok=True)

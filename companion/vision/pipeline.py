@@ -26,9 +26,9 @@ from companion.vision.types import NOT_A_CARD, CardReading
 FINDERS = ("both", "edges", "learned")
 
 
-def card_finder(name: str, deck_kind: str) -> Callable[[np.ndarray], list[np.ndarray]]:
-    """The `find_cards` function of a single finder (`edges` or `learned`) for a deck of
-    `deck_kind` (the learned finder's net differs by deck: `segment.frame_model`)."""
+def card_finder(name: str, deck: DeckProfile) -> Callable[[np.ndarray], list[np.ndarray]]:
+    """The `find_cards` function of a single finder (`edges` or `learned`) for `deck` (the
+    learned finder's net differs by deck: `segment.frame_model`)."""
     if name == "edges":
         from companion.vision.detect import find_cards
 
@@ -36,7 +36,7 @@ def card_finder(name: str, deck_kind: str) -> Callable[[np.ndarray], list[np.nda
     if name == "learned":
         from companion.vision.segment import find_cards_learned, frame_model
 
-        return functools.partial(find_cards_learned, model=frame_model(deck_kind))
+        return functools.partial(find_cards_learned, model=frame_model(deck))
     raise ValueError(f"unknown card finder {name!r}: expected one of {', '.join(FINDERS)}")
 
 
@@ -47,7 +47,7 @@ class CardPipeline:
         self.deck = deck
         # None: both finders, joined by fusion.read_cards (the edge finder where in doubt)
         self._find_cards: Callable[[np.ndarray], list[np.ndarray]] | None = (
-            None if finder == "both" else card_finder(finder, deck.kind)
+            None if finder == "both" else card_finder(finder, deck)
         )
         self._reader = CardReader(deck)
 

@@ -24,6 +24,7 @@ tracker's default `min_confidence`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -87,6 +88,12 @@ MIN_CARD_SIMILARITY = 0.5
 # screens spread by as little as 0.02; the embedding, which takes out each card's own
 # spread, may liken such a featureless quad to a small blurred back.
 MIN_PRINT = 0.05
+# An enrolled deck seen by the finder net for backs of any design (`DeckProfile.any_backs`)
+# reads a quad as its back only where the quad's mean colour is the enrolled back's under
+# the table's light (`_back_coloured`): that net outlines phones and notes, and the
+# embedding, which takes out each card's own colour and contrast, likens some to the back.
+BACK_BRIGHTNESS = (0.42, 1.5)
+BACK_TINT = 0.28
 # The scales about its corner at which an index patch is read (`read_index`; why:
 # playing_views.INDEX_RANK).
 INDEX_SCALES = (1.0, 0.9, 1.1)
@@ -122,6 +129,12 @@ class CardReader:
         else:
             self._session = model_session(EMBED_MODEL)
             self._templates, self._template_keys = self._template_matrix(deck)
+            # mean BGR of the enrolled back, where a back must also match it in colour
+            self._back_colour = (
+                np.asarray(deck.templates["back"], np.float32).reshape(-1, 3).mean(axis=0)
+                if deck.any_backs
+                else None
+            )
 
     def read_batch(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> list[CardReading]:
         """One reading per quad, in the same order (corners ordered clockwise)."""
@@ -305,7 +318,26 @@ class CardReader:
             readings.append(
                 _enrolled_reading(key, float(best), float(best - runner_up), corners[i])
             )
+        if self._back_colour is not None:
+            unlike = ~_back_coloured(cards, self._back_colour)
+            readings = [
+                replace(r, face="up", label=NOT_A_CARD, confidence=DOUBT * r.confidence)
+                if r.label == "back" and unlike[i]
+                else r
+                for i, r in enumerate(readings)
+            ]
         return readings
+
+
+def _back_coloured(cards: np.ndarray, back: np.ndarray) -> np.ndarray:
+    """For each READ_SIZE card (N, H, W, 3), whether its mean colour is the enrolled back's
+    (`back`, mean BGR) under the table's light: as bright within BACK_BRIGHTNESS, and no
+    channel off the common gain by more than BACK_TINT."""
+    ratio = (cards.reshape(len(cards), -1, 3).mean(axis=1) + 1.0) / (back + 1.0)
+    gain = ratio.mean(axis=1)
+    tint = np.abs(ratio / gain[:, None] - 1.0).max(axis=1)
+    low, high = BACK_BRIGHTNESS
+    return (gain >= low) & (gain <= high) & (tint <= BACK_TINT)
 
 
 def _sideways(

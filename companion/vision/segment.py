@@ -27,7 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.decks import PLAYING_CARDS
+from companion.vision.decks import PLAYING_CARDS, DeckProfile
 from companion.vision.detect import as_bgr
 from companion.vision.geometry import order_clockwise
 from companion.vision.onnx_models import MODELS_DIR, model_session
@@ -45,11 +45,12 @@ from companion.vision.stages import timed
 MODEL = MODELS_DIR / "card_finder.onnx"
 CLOSE_UP_MODEL = MODELS_DIR / "card_finder_close.onnx"
 # MODEL fine-tuned once more on tables of card backs of designs no other stage saw
-# (plain ones among them), for the playing deck only (`frame_model`): it outlines more
-# phones and notes too, which the playing deck's readers learned as no card, while an
-# enrolled deck's reader, reading by likeness, took them for its back (models/README.md,
-# card finder, "Backs never seen": held out, 72% of the face-down cards of unseen back
-# designs read as backs instead of 48%).
+# (plain ones among them), for the playing deck (`frame_model`): it outlines more phones
+# and notes too, which the playing deck's readers learned as no card, while an enrolled
+# deck's reader, reading by likeness, takes some for its back (models/README.md, card
+# finder, "Backs never seen": held out, 72% of the face-down cards of unseen back designs
+# read as backs instead of 48%). An enrolled deck whose back MODEL misses is seen by it
+# too (`DeckProfile.any_backs`): there the backs it finds outweigh those phantoms.
 BACKS_MODEL = MODELS_DIR / "card_finder_backs.onnx"
 FINE_TUNED_SCALE = 0.4
 # The net was first trained on 1280x720 renders (and crops of them) scaled to a long side of
@@ -96,10 +97,11 @@ FINE_SEARCH = 3.0
 BOX_RATIO = 0.25
 
 
-def frame_model(deck_kind: str) -> Path:
-    """The net that sees whole webcam frames for a deck of `deck_kind` (decks.py):
-    `BACKS_MODEL` for playing cards, `MODEL` for enrolled decks."""
-    return BACKS_MODEL if deck_kind == PLAYING_CARDS else MODEL
+def frame_model(deck: DeckProfile) -> Path:
+    """The net that sees whole webcam frames of `deck`'s cards: `BACKS_MODEL` for playing
+    cards and for an enrolled deck whose back `MODEL` misses (`DeckProfile.any_backs`),
+    `MODEL` for the other enrolled decks."""
+    return BACKS_MODEL if deck.kind == PLAYING_CARDS or deck.any_backs else MODEL
 
 
 def find_cards_learned(image: np.ndarray, model: Path = MODEL) -> list[np.ndarray]:

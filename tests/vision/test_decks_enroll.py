@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -16,10 +18,12 @@ from companion.vision.decks import (
     list_decks,
     load_deck,
     read_profile,
+    write_profile,
 )
 from companion.vision.features import READ_SIZE
 from companion.vision.read import CardReader
 from companion.vision.synth import CardSpec, SceneSpec, card_back, card_face, render_scene
+from companion.vision.synth.art import designed_back
 
 
 @pytest.fixture(autouse=True)
@@ -156,3 +160,44 @@ def test_enrolling_a_deck_with_a_plain_back_warns(
     captured = capsys.readouterr()
     assert "enrolled deck 'plain'" in captured.out and "back check:" in captured.out
     assert "may miss this deck's face-down cards" in captured.err
+    # checked with the net for backs of any design too, which sees few of them either
+    assert "back check with the finder that learned backs of any design" in captured.out
+
+
+def test_a_back_its_own_net_misses_is_enrolled_to_be_seen_by_the_net_for_backs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Tuning design 4,100,000, purple stripes printed to the edge (`back_check.choose_finder`):
+    the profile is saved saying so, and read back so."""
+    pictures = _pictures(tmp_path / "p")
+    cv2.imwrite(str(pictures / "back.png"), designed_back(4_100_000))
+    assert main(["deck", "enroll", "striped", "--images", str(pictures)]) == 0
+    out = capsys.readouterr().out
+    assert "back check with the finder that learned backs of any design" in out
+    assert "this deck's frames are now seen by it" in out
+    assert load_deck("striped").any_backs
+    assert not load_deck("demo-animals").any_backs
+
+
+def test_profiles_say_which_finder_net_sees_them(private_data_dir: Path) -> None:
+    """Saved and read back; absent (a profile enrolled before) it is the deck's own net;
+    anything but true or false is a clear error."""
+    demo = load_deck("demo-animals")
+    folder = private_data_dir / "prey-companion" / "decks"
+    write_profile(replace(demo, name="mine", any_backs=True), folder / "mine.npz")
+    assert load_deck("mine").any_backs
+    with np.load(folder / "mine.npz") as data:
+        arrays = dict(data)
+    header = json.loads(bytes(arrays["header"]).decode())
+    for value, fine in ((None, True), ("yes", False)):
+        if value is None:
+            header.pop("any_backs")
+        else:
+            header["any_backs"] = value
+        arrays["header"] = np.frombuffer(json.dumps(header).encode(), np.uint8)
+        np.savez(folder / "old.npz", **arrays)
+        if fine:
+            assert not load_deck("old").any_backs
+        else:
+            with pytest.raises(DeckError, match="any_backs is 'yes', expected true or false"):
+                load_deck("old")

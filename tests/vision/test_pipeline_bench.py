@@ -11,6 +11,7 @@ from companion.cli import main
 from companion.vision.bench import (
     DESIGN_SEED,
     EMPTY_SEED,
+    ENROLLED_BACK_SEED,
     HEAP_SEED,
     HELD_OUT_SEED,
     HeapTally,
@@ -51,6 +52,19 @@ def test_vision_bench_scores_tables_of_backs_never_seen(capsys):
     assert HEAP_SEED < DESIGN_SEED < EMPTY_SEED
     assert main(["bench", "vision", "--designed-backs", "-1"]) == 2
     assert "--designed-backs must be 0 or more" in capsys.readouterr().err
+
+
+def test_vision_bench_scores_an_enrolled_deck_with_a_back_never_seen(capsys):
+    """One design (its deck enrolled with that back and its finder net chosen by the back
+    check), two tables of it and two empty ones."""
+    only_enrolled = ["--deck", "animals", "--scenes", "0", "--empty", "0"]
+    status = main(["bench", "vision", *only_enrolled, "--enrolled-backs", "2", "--json"])
+    enrolled = json.loads(capsys.readouterr().out)["an enrolled deck, backs never seen"]
+    assert status == 0 and enrolled["images"] == 2
+    assert enrolled["decks seen by the net for backs of any design"] in ("0 of 1", "1 of 1")
+    assert enrolled["readings on empty tables"].endswith(" on 2")
+    assert DESIGN_SEED < ENROLLED_BACK_SEED < EMPTY_SEED
+    assert main(["bench", "vision", "--enrolled-backs", "-1"]) == 2
 
 
 def test_heap_tally_counts_faces_whose_index_is_in_sight():

@@ -320,6 +320,29 @@ def test_enrolled_deck_calls_table_patches_and_playing_cards_no_card() -> None:
     assert all(r.rank is None and r.face == "up" for r in readings)
 
 
+def test_a_deck_seen_by_the_net_for_backs_reads_its_back_only_in_its_colour() -> None:
+    """`DeckProfile.any_backs`: the embedding takes out a card's own colour and contrast,
+    so the demo back darkened to a third (a phone's screen of its pattern, say) and one
+    turned green are still its back to it; for a deck seen by the net for backs of any
+    design, which outlines phones and notes, only the back in its own colour (and under a
+    dimmer or brighter light: `read.BACK_BRIGHTNESS`) is a back."""
+    from dataclasses import replace
+
+    demo = load_deck("demo-animals")
+    back = demo.templates["back"][0]
+    dimmer = (back * 0.6).astype(np.uint8)
+    dark = (back * 0.3).astype(np.uint8)
+    green = back.copy()
+    green[..., 1] = np.clip(green[..., 1] * 1.6, 0, 255)
+    green[..., 2] = green[..., 2] // 2
+    cards = np.stack([back, dimmer, dark, green])
+    as_it_was = CardReader(demo).read_cards(cards, [DUMMY] * 4)
+    assert [r.label for r in as_it_was] == ["back"] * 4
+    any_backs = CardReader(replace(demo, any_backs=True)).read_cards(cards, [DUMMY] * 4)
+    assert [r.label for r in any_backs] == ["back", "back", NOT_A_CARD, NOT_A_CARD]
+    assert all(r.confidence < 0.5 for r in any_backs[2:])  # not stood by
+
+
 def _scales(*views: tuple[int, float]) -> tuple[np.ndarray, np.ndarray]:
     """Rank and suit probabilities of one index read at several scales: (rank, p) each,
     the suit diamonds at 0.97."""

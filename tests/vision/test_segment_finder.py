@@ -7,6 +7,8 @@ broken model file or post-processing, not a small drift."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -117,8 +119,11 @@ def test_the_playing_deck_sees_backs_of_a_design_no_other_stage_learned() -> Non
     from companion.vision.decks import PLAYING_CARDS, load_deck
     from companion.vision.pipeline import CardPipeline
 
-    assert segment.frame_model(PLAYING_CARDS) == segment.BACKS_MODEL
-    assert segment.frame_model("enrolled") == segment.MODEL
+    assert segment.frame_model(load_deck(PLAYING_CARDS)) == segment.BACKS_MODEL
+    animals = load_deck("demo-animals")
+    assert segment.frame_model(animals) == segment.MODEL
+    # an enrolled deck whose back the enrolled decks' net misses (back_check.choose_finder)
+    assert segment.frame_model(replace(animals, any_backs=True)) == segment.BACKS_MODEL
     rng = np.random.default_rng(970_008)
     spec = random_scene(rng, 8, "playing-cards", size=SIZE, face_up_rate=0.0, designed_backs=1.0)
     image, truths = render_scene(spec)

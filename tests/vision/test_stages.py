@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from companion.vision import stages
-from companion.vision.bench import REST, stage_means, timed_read
+from companion.vision.bench import IN_DOUBT_STAGE, REST, doubt_figures, stage_means, timed_read
 from companion.vision.synth import CardSpec, SceneSpec, render_scene
 
 
@@ -55,7 +55,19 @@ def test_the_benchmark_reports_each_stage_of_a_frame_and_the_rest() -> None:
     assert [r.label for r in readings] == ["2 of clubs"]
     (frame,) = per_frame
     assert {"finder net", "reader nets", "placing quads", REST} <= set(frame)
+    assert IN_DOUBT_STAGE not in frame  # one card read for sure: the first look settles it
     assert all(ms >= 0 for ms in frame.values())
     means = stage_means([frame, Counter({"finder net": 2.0, REST: 1.0})])
     assert list(means)[-1] == REST  # the rest last, the stages costliest first
     assert means["finder net"] == round((frame["finder net"] + 2.0) / 2, 2)
+
+
+def test_the_benchmark_tells_settled_frames_from_those_left_in_doubt() -> None:
+    """A frame in doubt is one where the edge finder ran; each kind's median apart."""
+    settled = [Counter({"finder net": 6.0, REST: 2.0}), Counter({"finder net": 8.0, REST: 2.0})]
+    doubtful = [Counter({"finder net": 7.0, IN_DOUBT_STAGE: 30.0, REST: 60.0})]
+    assert doubt_figures(settled + doubtful) == {
+        "frames the first look settled": "2 of 3, median 9.0 ms",
+        "frames it left in doubt": "1 of 3, median 97.0 ms",
+    }
+    assert doubt_figures(settled)["frames it left in doubt"] == "0 of 2"

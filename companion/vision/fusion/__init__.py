@@ -119,7 +119,7 @@ def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
     (its net chosen by the deck: `segment.frame_model`), where it leaves doubt by the edge
     finder too (`in_doubt`), and for a playing deck by its corner index."""
     colour = as_bgr(image)
-    found = learned_candidates(colour, frame_model(reader.deck.kind))
+    found = learned_candidates(colour, frame_model(reader.deck))
     known: dict[bytes, CardReading] = {}
     kept = _read_found(image, reader, found, known) if found.quads else []
     if not in_doubt(found, kept):
