@@ -146,5 +146,18 @@ def _list(args: argparse.Namespace) -> int:
     decks = list_decks()
     width = max(len(d.name) for d in decks)
     for deck in decks:
-        print(f"{deck.name:<{width}}  {deck.kind:<13}  {deck.where}")
+        note = _profile_note(deck.name) if deck.kind == "enrolled" else ""
+        print(f"{deck.name:<{width}}  {deck.kind:<13}  {deck.where}{note}")
     return 0
+
+
+def _profile_note(name: str) -> str:
+    """What `deck list` adds after an enrolled deck: that the finder net for backs of any
+    design sees it (`DeckProfile.any_backs`), or that its profile cannot be read."""
+    from companion.vision.decks import DeckError, load_deck
+
+    try:
+        deck = load_deck(name)
+    except DeckError:
+        return "  (unreadable: enroll it again)"
+    return "  (seen by the finder for backs of any design)" if deck.any_backs else ""

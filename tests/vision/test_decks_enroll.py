@@ -126,7 +126,9 @@ def test_enroll_errors_say_what_was_expected(tmp_path: Path) -> None:
             enroll(bad, pics)
 
 
-def test_broken_profile_file_is_a_clear_error(private_data_dir: Path) -> None:
+def test_broken_profile_file_is_a_clear_error(
+    private_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = private_data_dir / "prey-companion" / "decks"
     folder.mkdir(parents=True)
     (folder / "broken.npz").write_bytes(b"garbage")
@@ -134,6 +136,9 @@ def test_broken_profile_file_is_a_clear_error(private_data_dir: Path) -> None:
         load_deck("broken")
     with pytest.raises(DeckError, match="unreadable"):
         read_profile(folder / "broken.npz")
+    assert main(["deck", "list"]) == 0  # listed, and said to be unreadable, not a crash
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith("broken")]
+    assert line.endswith("(unreadable: enroll it again)")
 
 
 def test_deck_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -177,6 +182,10 @@ def test_a_back_its_own_net_misses_is_enrolled_to_be_seen_by_the_net_for_backs(
     assert "this deck's frames are now seen by it" in out
     assert load_deck("striped").any_backs
     assert not load_deck("demo-animals").any_backs
+    assert main(["deck", "list"]) == 0
+    listed = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert listed["striped"].endswith("(seen by the finder for backs of any design)")
+    assert listed["demo-animals"].endswith("shipped")
 
 
 def test_profiles_say_which_finder_net_sees_them(private_data_dir: Path) -> None:
