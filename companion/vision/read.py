@@ -88,6 +88,20 @@ MIN_CARD_SIMILARITY = 0.5
 # screens spread by as little as 0.02; the embedding, which takes out each card's own
 # spread, may liken such a featureless quad to a small blurred back.
 MIN_PRINT = 0.05
+# A deck's back may itself carry less print than that: a faint grey pattern, a few dots
+# (26 of 120 tuning designs from 4,100,000 spread by under 0.1, as little as 0.013). So
+# a quad read as the back must carry this share of the enrolled back's own print, where
+# that is less than MIN_PRINT (`_print_floor`): on the table such backs spread by about
+# half to twice their enrolled picture. But never less than BARE_PRINT, bare cloth's: a
+# back with no print at all stays unread, as a blank note would read as it.
+# Measured (models/README.md, card finder, "A faint back"): on the 26 faint tuning
+# designs, 3 tables each, backs read 180 -> 232 of 462, readings on 20 empty tables each
+# the same (2 in 520); the 3 more "phantoms" are backs read from part of their own card.
+# Share 0.35 read 4 more backs on the first 12 of them (87 against 83); 0.7 read 6
+# fewer on the 12 designs of `BACK_BRIGHTNESS` (248 against 254). The demo deck's back
+# spreads by 0.23: its floor stays MIN_PRINT.
+BACK_PRINT_SHARE = 0.5
+BARE_PRINT = 0.02
 # An enrolled deck seen by the finder net for backs of any design (`DeckProfile.any_backs`)
 # reads a quad as its back only where the quad's mean colour is the enrolled back's under
 # the table's light (`_back_coloured`): that net outlines phones and notes, and the
@@ -141,6 +155,8 @@ class CardReader:
                 if deck.any_backs
                 else None
             )
+            # the print a quad read as the back must carry (`_print_floor`)
+            self._back_floor = _print_floor(deck.templates["back"])
 
     def read_batch(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> list[CardReading]:
         """One reading per quad, in the same order (corners ordered clockwise)."""
@@ -307,7 +323,8 @@ class CardReader:
 
     def _read_enrolled(self, cards: np.ndarray, corners: Sequence[np.ndarray]) -> list[CardReading]:
         """Nearest enrolled card by embedding, kept only with a clear margin; a quad with no
-        print in it (`MIN_PRINT`) is no card."""
+        print in it (`MIN_PRINT`, or the back's own floor where it is nearest the back) is
+        no card."""
         batch = embed_input(cards)
         spread = batch.reshape(len(batch), -1).std(axis=1)
         similarity = self._embed_input(batch) @ self._templates.T
@@ -318,9 +335,9 @@ class CardReader:
         readings = []
         for i in range(len(cards)):
             best, runner_up = per_key[i, order[i, 0]], per_key[i, order[i, 1]]
-            if spread[i] < MIN_PRINT:
-                best = 0.0  # featureless: like nothing of the deck
             key = CARD_KEYS[order[i, 0]]
+            if spread[i] < (self._back_floor if key == "back" else MIN_PRINT):
+                best = 0.0  # featureless: like nothing of the deck
             readings.append(
                 _enrolled_reading(key, float(best), float(best - runner_up), corners[i])
             )
@@ -333,6 +350,13 @@ class CardReader:
                 for i, r in enumerate(readings)
             ]
         return readings
+
+
+def _print_floor(backs: np.ndarray) -> float:
+    """BACK_PRINT_SHARE of the print of the faintest enrolled back, within BARE_PRINT and
+    MIN_PRINT."""
+    spread = embed_input(np.asarray(backs)).reshape(len(backs), -1).std(axis=1)
+    return min(max(BACK_PRINT_SHARE * float(spread.min()), BARE_PRINT), MIN_PRINT)
 
 
 def _back_coloured(cards: np.ndarray, back: np.ndarray) -> np.ndarray:

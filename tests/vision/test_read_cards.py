@@ -343,6 +343,31 @@ def test_a_deck_seen_by_the_net_for_backs_reads_its_back_only_in_its_colour() ->
     assert all(r.confidence < 0.5 for r in any_backs[2:])  # not stood by
 
 
+def test_a_faint_back_is_read_by_its_own_print_floor() -> None:
+    """A back with less print than MIN_PRINT (a faint grey dot pattern: 0.027) is read as
+    the back where it carries half its own print (`read.BACK_PRINT_SHARE`), but a blank
+    note is still no card, and a back with no print at all keeps the floor of bare cloth
+    (`read.BARE_PRINT`). The demo deck's printed back keeps MIN_PRINT."""
+    from dataclasses import replace
+
+    from companion.vision.synth.art import designed_back
+
+    demo = load_deck("demo-animals")
+    faint = _flat(designed_back(4_100_009))  # a tuning design
+    plain = np.full_like(faint, 90)
+    assert read_module._print_floor(faint[None]) < read_module.MIN_PRINT
+    reader = CardReader(replace(demo, templates={**demo.templates, "back": faint[None]}))
+    note = np.full_like(faint, 235)
+    cards = np.stack([faint, (faint * 0.8).astype(np.uint8), note])
+    readings = reader.read_cards(cards, [DUMMY] * 3)
+    assert [r.label for r in readings] == ["back", "back", NOT_A_CARD]
+    assert all(r.confidence >= 0.5 for r in readings[:2])
+    assert read_module._print_floor(demo.templates["back"]) == read_module.MIN_PRINT
+    assert read_module._print_floor(plain[None]) == read_module.BARE_PRINT
+    old_floor = CardReader(replace(demo, templates={**demo.templates, "back": plain[None]}))
+    assert old_floor.read_cards(plain[None], [DUMMY])[0].label == NOT_A_CARD
+
+
 def _scales(*views: tuple[int, float]) -> tuple[np.ndarray, np.ndarray]:
     """Rank and suit probabilities of one index read at several scales: (rank, p) each,
     the suit diamonds at 0.97."""
