@@ -25,6 +25,7 @@ def main() -> None:
             "finder-tune",
             "finder-crowd",
             "finder-backs",
+            "finder-backs-enrolled",
             "finder-fast",
             "finder-fast-enrolled",
             "index",
@@ -116,6 +117,30 @@ def main() -> None:
             small_cards=True,
             minutes=25.0,
         )
+        return
+    if args.model == "finder-backs-enrolled":  # measured, not shipped
+        from . import finder
+
+        if args.out is None:
+            parser.error(f"{args.model} writes a net the runtime does not use: give --out FILE")
+        out = Path(args.out)
+        # Two passes from the fifth stage: the sixth stage's recipe A (models/README.md),
+        # which outlines more designed backs than the playing deck's gentler one, for the
+        # enrolled decks the back check sends to a net for backs of any design.
+        for seed, peak_lr, minutes, init in (
+            (11, 3e-4, 25.0, args.init or MODELS_DATA / "card_finder.onnx"),
+            (14, 1.5e-4, 20.0, out),
+        ):
+            finder.tune(
+                out,
+                init=init,
+                seed=seed,
+                peak_lr=peak_lr,
+                crowded=finder.CROWD_SAMPLES,
+                designed=finder.DESIGN_SAMPLES,
+                small_cards=True,
+                minutes=minutes,
+            )
         return
     if args.model == "index":
         from . import index_finder
