@@ -47,7 +47,6 @@ from .onnx_models import model_session
 from .playing_views import (
     BACK_CLASS,
     INDEX_RANK,
-    NONE_CLASS,
     index_reading,
     playing_reading,
 )
@@ -116,15 +115,6 @@ BARE_PRINT = 0.02
 # scan and seen in a dim room may read darker than 0.42, and go unread as with its own net.
 BACK_BRIGHTNESS = (0.42, 1.5)
 BACK_TINT = 0.28
-# On those decks a back also stands only where the playing deck's whole-face reader, which
-# learned phones with rims of any colour and ruled sticky notes as no card, gives "no
-# card" less than this: a note ruled with lines can be a striped back to the embedding,
-# and in its colour. Measured (models/README.md, card finder, "A faint back"): on the
-# backs the 12 tuning designs' tables read right it gives "no card" under 0.5 for 292 of
-# 294, on the thing read as a back on their empty tables 0.94; with it, on those
-# designs' two sets and the 26 faint ones, backs read 254, 107, 232 -> 253, 107, 232,
-# phantoms 11, 5, 4 -> 8, 2, 2, readings on empty tables 0, 1, 2 -> 0, 0, 2.
-THING_NONE = 0.5
 # The scales about its corner at which an index patch is read (`read_index`; why:
 # playing_views.INDEX_RANK).
 INDEX_SCALES = (1.0, 0.9, 1.1)
@@ -166,9 +156,6 @@ class CardReader:
                 if deck.any_backs
                 else None
             )
-            # where the deck is seen by the net for backs of any design, the playing deck's
-            # whole-face reader, which learned phones and notes as no card, checks its backs
-            self._whole = model_session(WHOLE_MODEL) if deck.any_backs else None
             # the print a quad read as the back must carry (`_print_floor`)
             self._back_floor = _print_floor(deck.templates["back"])
 
@@ -356,7 +343,7 @@ class CardReader:
                 _enrolled_reading(key, float(best), float(best - runner_up), corners[i])
             )
         if self._back_colour is not None:
-            unlike = ~_back_coloured(cards, self._back_colour) | self._things(cards, readings)
+            unlike = ~_back_coloured(cards, self._back_colour)
             readings = [
                 replace(r, face="up", label=NOT_A_CARD, confidence=DOUBT * r.confidence)
                 if r.label == "back" and unlike[i]
@@ -364,22 +351,6 @@ class CardReader:
                 for i, r in enumerate(readings)
             ]
         return readings
-
-    def _things(self, cards: np.ndarray, readings: list[CardReading]) -> np.ndarray:
-        """For each card, whether it is read as the back but the playing deck's whole-face
-        reader sees no card in it (`THING_NONE`): a phone or a ruled note."""
-        things = np.zeros(len(cards), bool)
-        backs = [i for i, reading in enumerate(readings) if reading.label == "back"]
-        if backs and self._whole is not None:
-            (rank_p, _) = self._whole_probabilities(whole_views(cards[backs]))
-            things[backs] = rank_p[:, NONE_CLASS] >= THING_NONE
-        return things
-
-    @timed("reader nets")
-    def _whole_probabilities(self, wholes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The whole-face reader's rank and suit probabilities of WHOLE_SIZE views."""
-        rank_p, suit_p = self._whole.run(None, {"cards": to_model_input(wholes)})
-        return rank_p, suit_p
 
 
 def _print_floor(backs: np.ndarray) -> float:

@@ -343,31 +343,6 @@ def test_a_deck_seen_by_the_net_for_backs_reads_its_back_only_in_its_colour() ->
     assert all(r.confidence < 0.5 for r in any_backs[2:])  # not stood by
 
 
-def test_a_deck_seen_by_the_net_for_backs_does_not_take_a_ruled_note_for_its_back(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Tuning empty table 6,100,467: a sticky note ruled with lines, which the net for backs
-    of any design outlines, is a back of tuning design 4,100,006 to the embedding, and in
-    its colour; the playing deck's whole-face reader sees no card in it (`read.THING_NONE`)."""
-    from dataclasses import replace
-
-    from companion.vision.bench import FRAME_SIZE
-    from companion.vision.pipeline import CardPipeline
-    from companion.vision.synth.art import designed_back
-
-    demo = load_deck("demo-animals")
-    back = _flat(designed_back(4_100_006))
-    deck = replace(demo, templates={**demo.templates, "back": back[None]}, any_backs=True)
-    rng = np.random.default_rng(6_100_467)
-    distractors = int(rng.integers(1, 6))
-    image, _ = render_scene(
-        random_scene(rng, 0, size=FRAME_SIZE, distractors=distractors, hand_rate=0.5)
-    )
-    assert CardPipeline(deck).read(image) == []
-    monkeypatch.setattr(read_module, "THING_NONE", 2.0)  # the check off
-    assert [r.label for r in CardPipeline(deck).read(image)] == ["back"]
-
-
 def test_a_faint_back_is_read_by_its_own_print_floor() -> None:
     """A back with less print than MIN_PRINT (a faint grey dot pattern: 0.027) is read as
     the back where it carries half its own print (`read.BACK_PRINT_SHARE`), but a blank
