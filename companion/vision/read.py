@@ -97,10 +97,10 @@ MIN_PRINT = 0.05
 # Measured (models/README.md, card finder, "A faint back"): on the 26 faint tuning
 # designs, 3 tables each, backs read 180 -> 232 of 462, readings on 20 empty tables each
 # the same (2 in 520); the 3 more "phantoms" are backs read from part of their own card.
-# Held out, 53 faint designs: 358 -> 434 of 935, no reading on 530 empty tables either way.
 # Share 0.35 read 4 more backs on the first 12 of them (87 against 83); 0.7 read 6
-# fewer on the 12 designs of `BACK_BRIGHTNESS` (248 against 254). The demo deck's back
-# spreads by 0.23: its floor stays MIN_PRINT.
+# fewer on the 12 designs of `BACK_BRIGHTNESS` (248 against 254). Held out, on 53 faint
+# designs: 358 -> 434 of 935, no reading on 530 empty tables either way. The demo deck's
+# back spreads by 0.23: its floor stays MIN_PRINT.
 BACK_PRINT_SHARE = 0.5
 BARE_PRINT = 0.02
 # An enrolled deck seen by the finder net for backs of any design (`DeckProfile.any_backs`)

@@ -123,7 +123,7 @@ def main() -> None:
 
         if args.out is None:
             parser.error(f"{args.model} writes a net the runtime does not use: give --out FILE")
-        out = Path(args.out)
+        out = args.out
         # Two passes from the fifth stage: the sixth stage's recipe A (models/README.md),
         # which outlines more designed backs than the playing deck's gentler one, for the
         # enrolled decks the back check sends to a net for backs of any design.

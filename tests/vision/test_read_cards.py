@@ -364,8 +364,8 @@ def test_a_faint_back_is_read_by_its_own_print_floor() -> None:
     assert all(r.confidence >= 0.5 for r in readings[:2])
     assert read_module._print_floor(demo.templates["back"]) == read_module.MIN_PRINT
     assert read_module._print_floor(plain[None]) == read_module.BARE_PRINT
-    old_floor = CardReader(replace(demo, templates={**demo.templates, "back": plain[None]}))
-    assert old_floor.read_cards(plain[None], [DUMMY])[0].label == NOT_A_CARD
+    plain_deck = CardReader(replace(demo, templates={**demo.templates, "back": plain[None]}))
+    assert plain_deck.read_cards(plain[None], [DUMMY])[0].label == NOT_A_CARD
 
 
 def _scales(*views: tuple[int, float]) -> tuple[np.ndarray, np.ndarray]:
