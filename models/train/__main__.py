@@ -7,6 +7,14 @@ from pathlib import Path
 
 # The models live in models/; the package links to them (companion/vision/models_data/).
 MODELS_DATA = Path(__file__).resolve().parents[1]
+# The sixth finder stage's passes (seed, peak learning rate, minutes; models/README.md):
+# the playing deck's, shipped, one gentle pass (recipe B at 1e-4); the enrolled decks'
+# net for backs of any design, measured and not shipped, the bolder recipe A and a
+# second pass from it.
+BACKS_PASSES = {
+    "finder-backs": ((13, 1e-4, 25.0),),
+    "finder-backs-enrolled": ((11, 3e-4, 25.0), (14, 1.5e-4, 20.0)),
+}
 
 
 def main() -> None:
@@ -45,7 +53,8 @@ def main() -> None:
     parser.add_argument(
         "--init",
         type=Path,
-        help="finder-tune, finder-crowd, finder-backs: the exported finder to start from "
+        help="finder-tune, finder-crowd, finder-backs, finder-backs-enrolled: the exported "
+        "finder to start from "
         "(default: the shipped third stage for finder-tune, the shipped finder for the "
         "others); finder-fast, finder-fast-enrolled: the teacher (default: the playing "
         "deck's finder, the enrolled decks'); cards-index: the corner reader to start from "
@@ -104,33 +113,14 @@ def main() -> None:
         teacher = "card_finder_backs.onnx" if playing else "card_finder.onnx"
         fast_finder.distill(args.out, teacher=args.init or MODELS_DATA / teacher, designed=playing)
         return
-    if args.model == "finder-backs":  # the playing deck's sixth stage, after finder-crowd
+    if args.model in BACKS_PASSES:  # from the fifth stage, on backs of any design too
         from . import finder
 
-        finder.tune(
-            args.out or MODELS_DATA / "card_finder_backs.onnx",
-            init=args.init or MODELS_DATA / "card_finder.onnx",
-            seed=13,
-            peak_lr=1e-4,
-            crowded=finder.CROWD_SAMPLES,
-            designed=finder.DESIGN_SAMPLES,
-            small_cards=True,
-            minutes=25.0,
-        )
-        return
-    if args.model == "finder-backs-enrolled":  # measured, not shipped
-        from . import finder
-
-        if args.out is None:
+        if args.model == "finder-backs-enrolled" and args.out is None:
             parser.error(f"{args.model} writes a net the runtime does not use: give --out FILE")
-        out = args.out
-        # Two passes from the fifth stage: the sixth stage's recipe A (models/README.md),
-        # which outlines more designed backs than the playing deck's gentler one, for the
-        # enrolled decks the back check sends to a net for backs of any design.
-        for seed, peak_lr, minutes, init in (
-            (11, 3e-4, 25.0, args.init or MODELS_DATA / "card_finder.onnx"),
-            (14, 1.5e-4, 20.0, out),
-        ):
+        out = args.out or MODELS_DATA / "card_finder_backs.onnx"
+        init = args.init or MODELS_DATA / "card_finder.onnx"
+        for seed, peak_lr, minutes in BACKS_PASSES[args.model]:
             finder.tune(
                 out,
                 init=init,
@@ -141,6 +131,7 @@ def main() -> None:
                 small_cards=True,
                 minutes=minutes,
             )
+            init = out  # a second pass goes on from the first
         return
     if args.model == "index":
         from . import index_finder
