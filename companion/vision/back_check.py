@@ -116,8 +116,8 @@ class FinderChoice:
 def choose_finder(deck: DeckProfile, back: np.ndarray, tables: int = CHECK_TABLES) -> FinderChoice:
     """An enrolled `deck` with the finder net that sees its `back` face down best.
 
-    Why: the enrolled decks' own net (`segment.MODEL`) learned the project's backs; the
-    playing deck's (`segment.BACKS_MODEL`) learned backs of any design, but outlines more
+    Why: the enrolled decks' own net (`segment.MODEL`) learned the project's backs; its
+    fine-tuning on backs of any design (`segment.ENROLLED_BACKS_MODEL`) outlines more
     phones and notes, which an enrolled deck's reader, reading by likeness, can take for
     its back (so on such a deck a back is read only in the enrolled back's colour:
     `read.BACK_BRIGHTNESS`). The second sees a deck's frames only where the first misses

@@ -57,9 +57,9 @@ class DeckProfile:
     it is empty for the built-in playing cards.
 
     `any_backs`: this enrolled deck's frames are seen by the finder net that learned backs
-    of any design (`segment.frame_model`), the playing deck's, because the enrolled decks'
-    own net misses its back face down. Enrollment sets it where the back check finds that
-    (`back_check.choose_finder`).
+    of any design (`segment.frame_model`: `segment.ENROLLED_BACKS_MODEL`), because the
+    enrolled decks' own net misses its back face down. Enrollment sets it where the back
+    check finds that (`back_check.choose_finder`).
     """
 
     name: str

@@ -115,6 +115,18 @@ BARE_PRINT = 0.02
 # scan and seen in a dim room may read darker than 0.42, and go unread as with its own net.
 BACK_BRIGHTNESS = (0.42, 1.5)
 BACK_TINT = 0.28
+# An enrolled deck's face read with little certainty (under FACE_COLOUR_SURE) whose mean
+# colour lies nearer the enrolled back's than its own face's is a doubt: nearer in tint
+# (by BACK_TINT_NEARER, the departure of `_tint_and_gain`, which the light's brightness
+# does not move) and in brightness (the gain nearer 1). Two faint backs side by side,
+# outlined as one card, read as a mouse at 0.5 (tuning design 4,100,007 with the
+# enrolled decks' net for backs of any design). On the 26 faint tuning designs' tables
+# 13 of the 16 faces read wrong before fusion are so, and 4 of 1,207 read right; none of
+# 1,166 on 100 demo tables. Tint alone took right faces under a tinted light on a grey
+# back, as bright as the faces and not as the back (models/README.md, card finder, "Two
+# backs read as a face").
+FACE_COLOUR_SURE = 0.7
+BACK_TINT_NEARER = 0.75
 # The scales about its corner at which an index patch is read (`read_index`; why:
 # playing_views.INDEX_RANK).
 INDEX_SCALES = (1.0, 0.9, 1.1)
@@ -151,13 +163,11 @@ class CardReader:
             self._session = model_session(EMBED_MODEL)
             self._templates, self._template_keys = self._template_matrix(deck)
             # mean BGR of the enrolled back, where a back must also match it in colour
-            self._back_colour = (
-                np.asarray(deck.templates["back"], np.float32).reshape(-1, 3).mean(axis=0)
-                if deck.any_backs
-                else None
-            )
+            self._back_colour = _mean_colour(deck.templates["back"]) if deck.any_backs else None
             # the print a quad read as the back must carry (`_print_floor`)
             self._back_floor = _print_floor(deck.templates["back"])
+            # mean BGR of every enrolled card, for a doubtful face's colour (FACE_COLOUR_SURE)
+            self._colours = {key: _mean_colour(deck.templates[key]) for key in CARD_KEYS}
 
     def read_batch(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> list[CardReading]:
         """One reading per quad, in the same order (corners ordered clockwise)."""
@@ -342,6 +352,7 @@ class CardReader:
             readings.append(
                 _enrolled_reading(key, float(best), float(best - runner_up), corners[i])
             )
+        readings = self._doubt_back_coloured_faces(cards, readings)
         if self._back_colour is not None:
             unlike = ~_back_coloured(cards, self._back_colour)
             readings = [
@@ -351,6 +362,40 @@ class CardReader:
                 for i, r in enumerate(readings)
             ]
         return readings
+
+    def _doubt_back_coloured_faces(
+        self, cards: np.ndarray, readings: list[CardReading]
+    ) -> list[CardReading]:
+        """Faces read under FACE_COLOUR_SURE whose colour is nearer the back's than their own
+        face's, in tint (BACK_TINT_NEARER) and brightness, become doubts ("other")."""
+        out = list(readings)
+        for i, reading in enumerate(readings):
+            if reading.rank is None or reading.confidence >= FACE_COLOUR_SURE:
+                continue
+            colour = cards[i].reshape(-1, 3).mean(axis=0)
+            to_face, face_gain = _tint_and_gain(colour, self._colours[str(reading.rank)])
+            to_back, back_gain = _tint_and_gain(colour, self._colours["back"])
+            if to_back < BACK_TINT_NEARER * to_face and abs(np.log(back_gain)) < abs(
+                np.log(face_gain)
+            ):
+                out[i] = CardReading(
+                    reading.corners, "up", None, None, OTHER, DOUBT * reading.confidence
+                )
+        return out
+
+
+def _mean_colour(pictures: np.ndarray) -> np.ndarray:
+    """Mean BGR of one card's enrolled pictures (N, H, W, 3)."""
+    return np.asarray(pictures, np.float32).reshape(-1, 3).mean(axis=0)
+
+
+def _tint_and_gain(colours: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How far mean BGR `colours` (..., 3) lie from `reference`'s tint, and how bright
+    they are against it: the per-channel ratio's common gain, and the largest channel's
+    departure from that gain (0 for the same colour under a brighter or dimmer light)."""
+    ratio = (np.asarray(colours, np.float32) + 1.0) / (reference + 1.0)
+    gain = ratio.mean(axis=-1)
+    return np.abs(ratio / gain[..., None] - 1.0).max(axis=-1), gain
 
 
 def _print_floor(backs: np.ndarray) -> float:
@@ -364,9 +409,7 @@ def _back_coloured(cards: np.ndarray, back: np.ndarray) -> np.ndarray:
     """For each READ_SIZE card (N, H, W, 3), whether its mean colour is the enrolled back's
     (`back`, mean BGR) under the table's light: as bright within BACK_BRIGHTNESS, and no
     channel off the common gain by more than BACK_TINT."""
-    ratio = (cards.reshape(len(cards), -1, 3).mean(axis=1) + 1.0) / (back + 1.0)
-    gain = ratio.mean(axis=1)
-    tint = np.abs(ratio / gain[:, None] - 1.0).max(axis=1)
+    tint, gain = _tint_and_gain(cards.reshape(len(cards), -1, 3).mean(axis=1), back)
     low, high = BACK_BRIGHTNESS
     return (gain >= low) & (gain <= high) & (tint <= BACK_TINT)
 

@@ -49,9 +49,14 @@ CLOSE_UP_MODEL = MODELS_DIR / "card_finder_close.onnx"
 # and notes too, which the playing deck's readers learned as no card, while an enrolled
 # deck's reader, reading by likeness, takes some for its back (models/README.md, card
 # finder, "Backs never seen": held out, 72% of the face-down cards of unseen back designs
-# read as backs instead of 48%). An enrolled deck whose back MODEL misses is seen by it
-# too (`DeckProfile.any_backs`): there the backs it finds outweigh those phantoms.
+# read as backs instead of 48%).
 BACKS_MODEL = MODELS_DIR / "card_finder_backs.onnx"
+# The same fine-tuning, bolder and longer, for an enrolled deck whose back MODEL misses
+# (`DeckProfile.any_backs`): there the backs it finds outweigh the phantoms it adds
+# (models/README.md, card finder, "Two backs read as a face": on tuning tables of unseen
+# back designs 6% more face-down cards read as backs than with BACKS_MODEL, 15% more of
+# the faint ones).
+ENROLLED_BACKS_MODEL = MODELS_DIR / "card_finder_backs_enrolled.onnx"
 FINE_TUNED_SCALE = 0.4
 # The net was first trained on 1280x720 renders (and crops of them) scaled to a long side of
 # TRAINED_LONG_SIDE (CLOSE_UP_MODEL), then fine-tuned on them scaled as here too (MODEL,
@@ -99,9 +104,11 @@ BOX_RATIO = 0.25
 
 def frame_model(deck: DeckProfile) -> Path:
     """The net that sees whole webcam frames of `deck`'s cards: `BACKS_MODEL` for playing
-    cards and for an enrolled deck whose back `MODEL` misses (`DeckProfile.any_backs`),
-    `MODEL` for the other enrolled decks."""
-    return BACKS_MODEL if deck.kind == PLAYING_CARDS or deck.any_backs else MODEL
+    cards, `ENROLLED_BACKS_MODEL` for an enrolled deck whose back `MODEL` misses
+    (`DeckProfile.any_backs`), `MODEL` for the other enrolled decks."""
+    if deck.kind == PLAYING_CARDS:
+        return BACKS_MODEL
+    return ENROLLED_BACKS_MODEL if deck.any_backs else MODEL
 
 
 def find_cards_learned(image: np.ndarray, model: Path = MODEL) -> list[np.ndarray]:

@@ -7,13 +7,16 @@ from pathlib import Path
 
 # The models live in models/; the package links to them (companion/vision/models_data/).
 MODELS_DATA = Path(__file__).resolve().parents[1]
-# The sixth finder stage's passes (seed, peak learning rate, minutes; models/README.md):
-# the playing deck's, shipped, one gentle pass (recipe B at 1e-4); the enrolled decks'
-# net for backs of any design, measured and not shipped, the bolder recipe A and a
-# second pass from it.
+# The sixth finder stage's passes (seed, peak learning rate, minutes; models/README.md)
+# and the file each writes: the playing deck's, one gentle pass (recipe B at 1e-4); the
+# enrolled decks' net for backs of any design, the bolder recipe A and a second pass
+# from it.
 BACKS_PASSES = {
-    "finder-backs": ((13, 1e-4, 25.0),),
-    "finder-backs-enrolled": ((11, 3e-4, 25.0), (14, 1.5e-4, 20.0)),
+    "finder-backs": ("card_finder_backs.onnx", ((13, 1e-4, 25.0),)),
+    "finder-backs-enrolled": (
+        "card_finder_backs_enrolled.onnx",
+        ((11, 3e-4, 25.0), (14, 1.5e-4, 20.0)),
+    ),
 }
 
 
@@ -116,11 +119,10 @@ def main() -> None:
     if args.model in BACKS_PASSES:  # from the fifth stage, on backs of any design too
         from . import finder
 
-        if args.model == "finder-backs-enrolled" and args.out is None:
-            parser.error(f"{args.model} writes a net the runtime does not use: give --out FILE")
-        out = args.out or MODELS_DATA / "card_finder_backs.onnx"
+        shipped, passes = BACKS_PASSES[args.model]
+        out = args.out or MODELS_DATA / shipped
         init = args.init or MODELS_DATA / "card_finder.onnx"
-        for seed, peak_lr, minutes in BACKS_PASSES[args.model]:
+        for seed, peak_lr, minutes in passes:
             finder.tune(
                 out,
                 init=init,

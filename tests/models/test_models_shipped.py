@@ -22,6 +22,7 @@ SHIPPED = [
     EMBED_MODEL,
     segment.MODEL,
     segment.BACKS_MODEL,
+    segment.ENROLLED_BACKS_MODEL,
     segment.CLOSE_UP_MODEL,
     corner_index.MODEL,
 ]
@@ -96,10 +97,11 @@ def test_embedding_model_joins_two_unit_embeddings() -> None:
     [
         (segment.MODEL, 2),
         (segment.BACKS_MODEL, 2),
+        (segment.ENROLLED_BACKS_MODEL, 2),
         (segment.CLOSE_UP_MODEL, 2),
         (corner_index.MODEL, 5),
     ],
-    ids=("finder", "playing deck's finder", "close-up finder", "index"),
+    ids=("finder", "playing deck's finder", "enrolled backs' finder", "close-up finder", "index"),
 )
 def test_map_models_take_any_frame_in_multiples_of_16(path, channels) -> None:
     session = model_session(path)

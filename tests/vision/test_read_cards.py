@@ -368,6 +368,49 @@ def test_a_faint_back_is_read_by_its_own_print_floor() -> None:
     assert plain_deck.read_cards(plain[None], [DUMMY])[0].label == NOT_A_CARD
 
 
+def test_two_faint_backs_outlined_as_one_card_are_no_face(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two faint backs lying side by side, outlined as one card (a tuning table of design
+    4,100,007, as the enrolled decks' net for backs of any design outlined them), read as
+    a mouse at 0.5 by likeness alone; their colour is the back's, not the mouse's, so
+    the face is a doubt (`read.FACE_COLOUR_SURE`). A mouse read for sure stays a mouse,
+    and through the whole pipeline every face read on that table is a face lying there."""
+    from dataclasses import replace
+
+    from companion.vision import bench
+    from companion.vision.features import rectify_cards
+    from companion.vision.geometry import quad_iou
+    from companion.vision.pipeline import CardPipeline
+    from companion.vision.synth.art import designed_back
+
+    demo = load_deck("demo-animals")
+    art = designed_back(4_100_007)
+    deck = replace(demo, templates={**demo.templates, "back": _flat(art)[None]}, any_backs=True)
+    spec = random_scene(
+        np.random.default_rng(4_170_071),
+        15,
+        "animals",
+        size=bench.FRAME_SIZE,
+        edition=bench.ANIMAL_EDITION,
+    )
+    image, truths = render_scene(spec, back_art=art)
+    pair = np.array([[652.3, 557.5], [658.5, 619.6], [574.2, 628.0], [568.0, 565.9]], np.float32)
+    cards = np.concatenate([rectify_cards(image, [pair]), demo.templates["5"][:1]])
+    readings = CardReader(deck).read_cards(cards, [pair, DUMMY])
+    assert readings[0].rank is None and readings[0].confidence < 0.5
+    assert (readings[1].label, readings[1].confidence) == ("mouse", 1.0)
+    faces = [r for r in CardPipeline(deck).read(image) if r.rank is not None]
+    assert len(faces) >= 5
+    for face in faces:
+        assert any(
+            quad_iou(face.corners, t.corners) > 0.5 and (t.face, t.rank) == ("up", face.rank)
+            for t in truths
+        ), face.label
+    monkeypatch.setattr(read_module, "FACE_COLOUR_SURE", 0.0)  # the rule off: a mouse
+    assert CardReader(deck).read_cards(cards[:1], [pair])[0].label == "mouse"
+
+
 def _scales(*views: tuple[int, float]) -> tuple[np.ndarray, np.ndarray]:
     """Rank and suit probabilities of one index read at several scales: (rank, p) each,
     the suit diamonds at 0.97."""

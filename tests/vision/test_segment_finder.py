@@ -123,7 +123,8 @@ def test_the_playing_deck_sees_backs_of_a_design_no_other_stage_learned() -> Non
     animals = load_deck("demo-animals")
     assert segment.frame_model(animals) == segment.MODEL
     # an enrolled deck whose back the enrolled decks' net misses (back_check.choose_finder)
-    assert segment.frame_model(replace(animals, any_backs=True)) == segment.BACKS_MODEL
+    any_backs = replace(animals, any_backs=True)
+    assert segment.frame_model(any_backs) == segment.ENROLLED_BACKS_MODEL
     rng = np.random.default_rng(970_008)
     spec = random_scene(rng, 8, "playing-cards", size=SIZE, face_up_rate=0.0, designed_backs=1.0)
     image, truths = render_scene(spec)
