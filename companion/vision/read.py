@@ -119,12 +119,12 @@ BACK_TINT = 0.28
 # colour lies nearer the enrolled back's than its own face's is a doubt: nearer in tint
 # (by BACK_TINT_NEARER, the departure of `_tint_and_gain`, which the light's brightness
 # does not move) and in brightness (the gain nearer 1). Two faint backs side by side,
-# outlined as one card, read as a mouse at 0.5 (tuning design 4,100,007 with the
-# enrolled decks' net for backs of any design). On the 26 faint tuning designs' tables
-# 13 of the 16 faces read wrong before fusion are so, and 4 of 1,207 read right; none of
-# 1,166 on 100 demo tables. Tint alone took right faces under a tinted light on a grey
-# back, as bright as the faces and not as the back (models/README.md, card finder, "Two
-# backs read as a face").
+# outlined as one card, read as a mouse at 0.5 (tuning design 4,100,007 with the first
+# two passes of the enrolled decks' net for backs of any design). On the 26 faint tuning
+# designs' tables 13 of the 16 faces read wrong before fusion are so, and 4 of 1,207 read
+# right; none of 1,166 on 100 demo tables. Tint alone took right faces under a tinted
+# light on a grey back, as bright as the faces and not as the back (models/README.md,
+# card finder, "Two backs read as a face").
 FACE_COLOUR_SURE = 0.7
 BACK_TINT_NEARER = 0.75
 # The scales about its corner at which an index patch is read (`read_index`; why:

@@ -51,11 +51,11 @@ CLOSE_UP_MODEL = MODELS_DIR / "card_finder_close.onnx"
 # finder, "Backs never seen": held out, 72% of the face-down cards of unseen back designs
 # read as backs instead of 48%).
 BACKS_MODEL = MODELS_DIR / "card_finder_backs.onnx"
-# The same fine-tuning, bolder and longer, for an enrolled deck whose back MODEL misses
-# (`DeckProfile.any_backs`): there the backs it finds outweigh the phantoms it adds
-# (models/README.md, card finder, "Two backs read as a face": on tuning tables of unseen
-# back designs 6% more face-down cards read as backs than with BACKS_MODEL, 15% more of
-# the faint ones).
+# The same fine-tuning, bolder and longer, then on faint backs too, for an enrolled deck
+# whose back MODEL misses (`DeckProfile.any_backs`): there the backs it finds outweigh
+# the phantoms it adds (models/README.md, card finder, "Two backs read as a face": on
+# tuning tables of unseen back designs 11% more face-down cards read as backs than with
+# BACKS_MODEL, 26% more of the faint ones).
 ENROLLED_BACKS_MODEL = MODELS_DIR / "card_finder_backs_enrolled.onnx"
 FINE_TUNED_SCALE = 0.4
 # The net was first trained on 1280x720 renders (and crops of them) scaled to a long side of

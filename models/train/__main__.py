@@ -7,15 +7,15 @@ from pathlib import Path
 
 # The models live in models/; the package links to them (companion/vision/models_data/).
 MODELS_DATA = Path(__file__).resolve().parents[1]
-# The sixth finder stage's passes (seed, peak learning rate, minutes; models/README.md)
-# and the file each writes: the playing deck's, one gentle pass (recipe B at 1e-4); the
-# enrolled decks' net for backs of any design, the bolder recipe A and a second pass
-# from it.
+# The sixth finder stage's passes (seed, peak learning rate, minutes, tables of faint
+# backs; models/README.md) and the file each writes: the playing deck's, one gentle pass
+# (recipe B at 1e-4); the enrolled decks' net for backs of any design, the bolder recipe
+# A, a second pass from it, and a third with tables of faint backs too.
 BACKS_PASSES = {
-    "finder-backs": ("card_finder_backs.onnx", ((13, 1e-4, 25.0),)),
+    "finder-backs": ("card_finder_backs.onnx", ((13, 1e-4, 25.0, 0),)),
     "finder-backs-enrolled": (
         "card_finder_backs_enrolled.onnx",
-        ((11, 3e-4, 25.0), (14, 1.5e-4, 20.0)),
+        ((11, 3e-4, 25.0, 0), (14, 1.5e-4, 20.0, 0), (15, 1e-4, 25.0, 1000)),
     ),
 }
 
@@ -122,7 +122,7 @@ def main() -> None:
         shipped, passes = BACKS_PASSES[args.model]
         out = args.out or MODELS_DATA / shipped
         init = args.init or MODELS_DATA / "card_finder.onnx"
-        for seed, peak_lr, minutes in passes:
+        for seed, peak_lr, minutes, faint in passes:
             finder.tune(
                 out,
                 init=init,
@@ -130,10 +130,11 @@ def main() -> None:
                 peak_lr=peak_lr,
                 crowded=finder.CROWD_SAMPLES,
                 designed=finder.DESIGN_SAMPLES,
+                faint=faint,
                 small_cards=True,
                 minutes=minutes,
             )
-            init = out  # a second pass goes on from the first
+            init = out  # each pass goes on from the last
         return
     if args.model == "index":
         from . import index_finder

@@ -17,14 +17,17 @@ import math
 import multiprocessing
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
 import cv2
 import numpy as np
 
+from companion.vision.features import READ_SIZE, embed_input
 from companion.vision.segment import CORE_MARGIN, STRIDE, TRAINED_LONG_SIDE, net_input
 from companion.vision.synth import random_scene, render_scene
+from companion.vision.synth.art import DESIGN_PREFIX, designed_back, random_design_style
 from companion.vision.synth.camera import lens_maps, tilt_homography
 from companion.vision.synth.props import draw_hand
 from companion.vision.synth.render import _paste_thing
@@ -46,6 +49,10 @@ CROWD_SEEDS = 600_000  # and from here on crowded tables of 10..15 small cards (
 CROWD_SAMPLES = 4000  # crowded tables in the fifth stage
 DESIGN_SEEDS = 700_000  # and from here on tables whose backs are procedural designs
 DESIGN_SAMPLES = 3000  # such tables in the playing deck's sixth stage (`finder-backs`)
+FAINT_SEEDS = 800_000  # and from here on tables whose backs are faint designs
+# A faint design: its picture, as enrolled, spreads by less than this (the embedding's
+# input; about one tuning design in five). Such backs are the ones the finders miss most.
+FAINT_PRINT = 0.1
 # Small cards weigh more in the loss (`small_card_weights`): a card whose core covers
 # fewer output pixels than this (a card about 100 pixels long in a 1280x720 frame) weighs
 # sqrt(SMALL_CORE / its core's area), at most SMALL_CARD_MAX_WEIGHT.
@@ -61,7 +68,9 @@ def scene_sample(
     The frame (or its crop) is scaled to `long_side`, or with None as the runtime scales
     it (`segment.net_size`: a whole 1280x720 frame to 416)."""
     rng = training_rng(seed)
-    if seed >= DESIGN_SEEDS:
+    if seed >= FAINT_SEEDS:
+        spec = faint_scene(rng)
+    elif seed >= DESIGN_SEEDS:
         spec = designed_scene(rng)
     elif seed >= CROWD_SEEDS:
         spec = crowded_scene(rng)
@@ -162,6 +171,26 @@ def designed_scene(rng: np.random.Generator):
         hand_rate=0.4,
         designed_backs=1.0,
     )
+
+
+def faint_scene(rng: np.random.Generator):
+    """A `designed_scene` whose back is a faint design (`FAINT_PRINT`): a few dots or a
+    grey marbling, often full bleed, that even the sixth stage outlines less than half
+    the time."""
+    spec = designed_scene(rng)
+    back = faint_design_style(rng)
+    return replace(spec, cards=tuple(replace(card, back=back) for card in spec.cards))
+
+
+def faint_design_style(rng: np.random.Generator) -> str:
+    """The back style of a procedural design drawn from `rng` that prints under
+    FAINT_PRINT."""
+    while True:
+        style = random_design_style(rng)
+        art = designed_back(int(style[len(DESIGN_PREFIX) :]))
+        back = cv2.resize(art, READ_SIZE, interpolation=cv2.INTER_AREA)
+        if float(embed_input(back[None]).std()) < FAINT_PRINT:
+            return style
 
 
 def _occluders(spec) -> np.ndarray:  # SceneSpec -> (h, w) uint8 at MASK_SCALE
@@ -327,6 +356,7 @@ def tune(
     processes: int = 2,
     crowded: int = 0,
     designed: int = 0,
+    faint: int = 0,
     small_cards: bool = False,
 ) -> None:
     """Fine-tune the exported finder `init` for `minutes` on scenes scaled as the runtime
@@ -334,23 +364,24 @@ def tune(
     it at 320), seeds 0..RUN_SAMPLES-1, rendered on `processes` and cached in
     RUN_DATA_DIR, mixed with the first stages' scenes (DATA_DIR) so that what those taught
     at 320, as the phone photos are seen, is kept; with `crowded` tables of small cards
-    from CROWD_SEEDS on too (the fifth stage), and `designed` tables of procedural backs
-    from DESIGN_SEEDS (the sixth stage tried); export to `out`."""
+    from CROWD_SEEDS on too (the fifth stage), `designed` tables of procedural backs
+    from DESIGN_SEEDS (the sixth stage) and `faint` tables of faint ones from FAINT_SEEDS;
+    export to `out`."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
-    scenes = stage_scenes(FIRST_SAMPLES, crowded, designed, processes)
+    scenes = stage_scenes(FIRST_SAMPLES, crowded, designed, processes, faint)
     model = load_onnx(init, scenes.inputs[:64])
     _fit(model, scenes, minutes=minutes, seed=seed, peak_lr=peak_lr, small_cards=small_cards)
     export(model, out)
 
 
-def stage_scenes(first: int, crowded: int, designed: int, processes: int) -> Scenes:
+def stage_scenes(first: int, crowded: int, designed: int, processes: int, faint: int = 0) -> Scenes:
     """The later stages' cached scenes, as one set: RUN_SAMPLES at the runtime's scale, the
     first `first` of the first stages' (long side 320), `crowded` tables of small cards from
-    CROWD_SEEDS and `designed` tables of procedural backs from DESIGN_SEEDS, rendered on
-    `processes` where missing."""
+    CROWD_SEEDS, `designed` tables of procedural backs from DESIGN_SEEDS and `faint` ones
+    of faint backs from FAINT_SEEDS, rendered on `processes` where missing."""
     sets = [
         _load_or_render(RUN_DATA_DIR, 0, RUN_SAMPLES, None, processes),
         _load_or_render(DATA_DIR, 0, first, TRAINED_LONG_SIDE, processes),
@@ -359,6 +390,8 @@ def stage_scenes(first: int, crowded: int, designed: int, processes: int) -> Sce
         sets.append(_load_or_render(RUN_DATA_DIR, CROWD_SEEDS, crowded, None, processes))
     if designed:
         sets.append(_load_or_render(RUN_DATA_DIR, DESIGN_SEEDS, designed, None, processes))
+    if faint:
+        sets.append(_load_or_render(RUN_DATA_DIR, FAINT_SEEDS, faint, None, processes))
     return _joined(sets)
 
 
