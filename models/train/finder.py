@@ -175,8 +175,8 @@ def designed_scene(rng: np.random.Generator):
 
 def faint_scene(rng: np.random.Generator):
     """A `designed_scene` whose back is a faint design (`FAINT_PRINT`): a few dots or a
-    grey marbling, often full bleed, that even the sixth stage outlines less than half
-    the time."""
+    grey marbling, often full bleed; with the sixth stage, more than half of such backs
+    went unread face down (models/README.md, card finder, "A faint back")."""
     spec = designed_scene(rng)
     back = faint_design_style(rng)
     return replace(spec, cards=tuple(replace(card, back=back) for card in spec.cards))
