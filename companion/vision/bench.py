@@ -37,6 +37,9 @@ Figures (targets from issue 3):
   its finder net chosen by the back check as `companion deck enroll` chooses it
   (`back_check.choose_finder`); scored as the card scenes are, with as many empty tables
   read with those decks.
+- with `--faint-backs N`: the same for N tables of decks whose back is a faint design
+  (`FAINT_PRINT`: a few dots or a grey marbling), `FAINT_TABLES` tables each, and the
+  same `FAINT_EMPTY` empty tables read with every such deck.
 
 Seeds. Scenes are `synth.random_scene(np.random.default_rng(seed), ...)`. Seeds below
 `HELD_OUT_SEED` are free for training and tuning (the reader's training uses streams 0,
@@ -45,7 +48,8 @@ the benchmark only ever renders seeds from `HELD_OUT_SEED` on (card scenes) and 
 `EMPTY_SEED` on (empty tables), which no training may use; close-up heaps from
 `HEAP_SEED` (the tuning heaps of models/README.md start at 3,100,000), tables of designed
 backs from `DESIGN_SEED`, enrolled decks' backs and their tables from
-`ENROLLED_BACK_SEED`. The back check of a deck's own back (`vision/back_check.py`)
+`ENROLLED_BACK_SEED`, faint ones from `FAINT_BACK_SEED` and their tables from
+`FAINT_TABLE_SEED`. The back check of a deck's own back (`vision/back_check.py`)
 renders its tables from `back_check.CHECK_SEED` (7,000,000), used by nothing else.
 """
 
@@ -76,6 +80,17 @@ DESIGN_FACE_UP_RATE = 0.4  # tables of designed backs: most cards face down
 # ENROLLED_BACK_SEED + 10_000 + 100 * k, ENROLLED_TABLES of them (and as many empty ones).
 ENROLLED_BACK_SEED = 5_950_000
 ENROLLED_TABLES = 5
+# Enrolled decks with faint backs never seen (`--faint-backs`): the designs from
+# FAINT_BACK_SEED on whose enrolled picture prints under FAINT_PRINT (the embedding's
+# input spread; about one design in four), FAINT_TABLES tables each from FAINT_TABLE_SEED
+# + 10 * (design - ENROLLED_BACK_SEED), and the same FAINT_EMPTY empty tables read with
+# every such deck.
+FAINT_BACK_SEED = ENROLLED_BACK_SEED + 20  # after the designs of --enrolled-backs 100
+FAINT_PRINT = 0.1
+FAINT_TABLES = 3
+FAINT_TABLE_SEED = 5_970_000
+FAINT_EMPTY = 10
+FAINT_EMPTY_SEED = EMPTY_SEED + 500
 # Heaps: a third each of webcam frames and of phone photos either way up, cards this long.
 HEAP_SIZES = ((1280, 720), (504, 378), (378, 504))
 HEAP_LENGTHS = {(1280, 720): (150.0, 400.0)}
@@ -124,6 +139,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="tables of an enrolled animal deck whose back is a design never trained on (0)",
     )
+    parser.add_argument(
+        "--faint-backs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the same, with faint back designs (3 tables a design; 0)",
+    )
     parser.add_argument("--real-photos", metavar="DIR", help="labelled real photos (manifest.json)")
     parser.add_argument(
         "--real-split",
@@ -144,7 +166,7 @@ def main(args: argparse.Namespace) -> int:
     import cv2
 
     cv2.setNumThreads(1)  # one-core figures (the reader's onnxruntime uses one thread)
-    for name in ("scenes", "empty", "heaps", "designed_backs", "enrolled_backs"):
+    for name in ("scenes", "empty", "heaps", "designed_backs", "enrolled_backs", "faint_backs"):
         if getattr(args, name) < 0:
             option = name.replace("_", "-")
             print(f"companion bench vision: --{option} must be 0 or more", file=sys.stderr)
@@ -204,6 +226,10 @@ def main(args: argparse.Namespace) -> int:
     if args.enrolled_backs:
         figures["an enrolled deck, backs never seen"] = enrolled_back_figures(
             args.enrolled_backs, args.finder
+        )
+    if args.faint_backs:
+        figures["an enrolled deck, faint backs never seen"] = faint_back_figures(
+            args.faint_backs, args.finder
         )
     if args.real_photos:
         try:
@@ -287,6 +313,47 @@ def enrolled_back_figures(count: int, finder: str = "both") -> dict[str, object]
     """`count` tables of the demo deck's faces, the deck enrolled with a back never
     trained on (one design per ENROLLED_TABLES tables) and its finder net chosen by the
     back check; then as many empty tables read with those decks."""
+    decks = []
+    for design in range(-(-count // ENROLLED_TABLES)):
+        tables = min(ENROLLED_TABLES, count - design * ENROLLED_TABLES)
+        first = ENROLLED_BACK_SEED + 10_000 + 100 * design
+        empties = EMPTY_SEED + design * ENROLLED_TABLES
+        decks.append((ENROLLED_BACK_SEED + design, range(first, first + tables), empties, tables))
+    return _enrolled_deck_figures(decks, finder)
+
+
+def faint_back_figures(count: int, finder: str = "both") -> dict[str, object]:
+    """`count` tables as `enrolled_back_figures`'s, each deck's back a faint design
+    (`FAINT_PRINT`), FAINT_TABLES tables a design; the same FAINT_EMPTY empty tables read
+    with every deck."""
+    decks = []
+    design = FAINT_BACK_SEED
+    while count > 0:
+        if _print_of(design) < FAINT_PRINT:
+            tables = min(FAINT_TABLES, count)
+            first = FAINT_TABLE_SEED + 10 * (design - ENROLLED_BACK_SEED)
+            decks.append((design, range(first, first + tables), FAINT_EMPTY_SEED, FAINT_EMPTY))
+            count -= tables
+        design += 1
+    return _enrolled_deck_figures(decks, finder)
+
+
+def _print_of(design: int) -> float:
+    """How much print back design `design` carries as enrolled: the spread of the
+    embedding's input (`read.MIN_PRINT` says why)."""
+    from companion.vision.features import READ_SIZE, embed_input
+    from companion.vision.synth.art import designed_back
+
+    back = cv2.resize(designed_back(design), READ_SIZE, interpolation=cv2.INTER_AREA)
+    return float(embed_input(back[None]).std())
+
+
+def _enrolled_deck_figures(
+    decks: Sequence[tuple[int, range, int, int]], finder: str
+) -> dict[str, object]:
+    """For each (back design, table seeds, first empty table's seed, empty tables): the
+    demo deck's faces enrolled with that back and its finder net chosen by the back
+    check, its tables scored as the card scenes are and its empty tables read."""
     from dataclasses import replace
 
     from companion.vision.back_check import choose_finder
@@ -298,8 +365,8 @@ def enrolled_back_figures(count: int, finder: str = "both") -> dict[str, object]
 
     demo = load_deck(ANIMAL_DECK)
     tally, counts = Tally(), Counter()
-    for design in range(-(-count // ENROLLED_TABLES)):
-        art = designed_back(ENROLLED_BACK_SEED + design)
+    for design, table_seeds, empty_seed, empty_count in decks:
+        art = designed_back(design)
         back = cv2.resize(art, READ_SIZE, interpolation=cv2.INTER_AREA)  # as enrolled
         deck = choose_finder(
             replace(demo, templates={**demo.templates, "back": back[None]}), back
@@ -307,22 +374,21 @@ def enrolled_back_figures(count: int, finder: str = "both") -> dict[str, object]
         pipeline = CardPipeline(deck, finder=finder)
         counts["decks"] += 1
         counts["seen by the net for backs"] += deck.any_backs
-        tables = min(ENROLLED_TABLES, count - design * ENROLLED_TABLES)
-        for table in range(tables):
-            rng = np.random.default_rng(ENROLLED_BACK_SEED + 10_000 + 100 * design + table)
+        for seed in table_seeds:
+            rng = np.random.default_rng(seed)
             spec = random_scene(
                 rng, SCENE_CARDS, "animals", size=FRAME_SIZE, edition=ANIMAL_EDITION
             )
             image, truths = render_scene(spec, back_art=art)
             tally.add_scene(pipeline.read(image), [], truths)
-        for image, _ in empty_tables(tables, EMPTY_SEED + design * ENROLLED_TABLES):
+        for image, _ in empty_tables(empty_count, empty_seed):
             counts["empty tables"] += 1
             counts["readings on empty tables"] += len(pipeline.read(image))
-    any_backs, decks = counts["seen by the net for backs"], counts["decks"]
+    any_backs, decks_read = counts["seen by the net for backs"], counts["decks"]
     empty, readings = counts["empty tables"], counts["readings on empty tables"]
     return {
         **tally.summary(),
-        "decks seen by the net for backs of any design": f"{any_backs} of {decks}",
+        "decks seen by the net for backs of any design": f"{any_backs} of {decks_read}",
         "readings on empty tables": f"{readings} on {empty}",
     }
 

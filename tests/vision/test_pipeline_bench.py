@@ -67,6 +67,21 @@ def test_vision_bench_scores_an_enrolled_deck_with_a_back_never_seen(capsys):
     assert main(["bench", "vision", "--enrolled-backs", "-1"]) == 2
 
 
+def test_vision_bench_scores_an_enrolled_deck_with_a_faint_back_never_seen(capsys):
+    """Two tables of the first faint design after the --enrolled-backs ones, and the
+    FAINT_EMPTY empty tables read with its deck."""
+    from companion.vision.bench import FAINT_BACK_SEED, FAINT_EMPTY
+
+    only_faint = ["--deck", "animals", "--scenes", "0", "--empty", "0"]
+    status = main(["bench", "vision", *only_faint, "--faint-backs", "2", "--json"])
+    faint = json.loads(capsys.readouterr().out)["an enrolled deck, faint backs never seen"]
+    assert status == 0 and faint["images"] == 2
+    assert faint["decks seen by the net for backs of any design"] in ("0 of 1", "1 of 1")
+    assert faint["readings on empty tables"].endswith(f" on {FAINT_EMPTY}")
+    assert ENROLLED_BACK_SEED + 20 <= FAINT_BACK_SEED < EMPTY_SEED
+    assert main(["bench", "vision", "--faint-backs", "-1"]) == 2
+
+
 def test_heap_tally_counts_faces_whose_index_is_in_sight():
     """A 3 half under a King: its top-left index is covered, its bottom-right one in
     sight, so it counts; read right by a quad on its visible part alone. An Ace read on
