@@ -329,7 +329,7 @@ def faint_back_figures(count: int, finder: str = "both") -> dict[str, object]:
     decks = []
     design = FAINT_BACK_SEED
     while count > 0:
-        if _print_of(design) < FAINT_PRINT:
+        if design_print(design) < FAINT_PRINT:
             tables = min(FAINT_TABLES, count)
             first = FAINT_TABLE_SEED + 10 * (design - ENROLLED_BACK_SEED)
             decks.append((design, range(first, first + tables), FAINT_EMPTY_SEED, FAINT_EMPTY))
@@ -338,14 +338,13 @@ def faint_back_figures(count: int, finder: str = "both") -> dict[str, object]:
     return _enrolled_deck_figures(decks, finder)
 
 
-def _print_of(design: int) -> float:
-    """How much print back design `design` carries as enrolled: the spread of the
-    embedding's input (`read.MIN_PRINT` says why)."""
-    from companion.vision.features import READ_SIZE, embed_input
+def design_print(design: int) -> float:
+    """How much print back design `design` carries as enrolled (`features.print_spread`)."""
+    from companion.vision.features import READ_SIZE, embed_input, print_spread
     from companion.vision.synth.art import designed_back
 
     back = cv2.resize(designed_back(design), READ_SIZE, interpolation=cv2.INTER_AREA)
-    return float(embed_input(back[None]).std())
+    return float(print_spread(embed_input(back[None]))[0])
 
 
 def _enrolled_deck_figures(

@@ -179,6 +179,13 @@ def embed_input(cards: np.ndarray) -> np.ndarray:
     return to_model_input(small)
 
 
+def print_spread(batch: np.ndarray) -> np.ndarray:
+    """How much print each card of an `embed_input` batch carries: the spread of its
+    pixels, 0..1 (N,). The embedding takes each card's own spread out, so it cannot tell
+    a featureless quad from a card by itself (`read.MIN_PRINT`)."""
+    return batch.reshape(len(batch), -1).std(axis=1)
+
+
 @timed("cutting views")
 def whole_views_of(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
     """Every quad warped straight to a WHOLE_SIZE portrait card, what the whole-card reader

@@ -35,6 +35,7 @@ from .features import (
     corner_views_of,
     embed_input,
     index_print,
+    print_spread,
     rectify_cards,
     to_model_input,
     top_left_views_of,
@@ -337,7 +338,7 @@ class CardReader:
         print in it (`MIN_PRINT`, or the back's own floor where it is nearest the back) is
         no card."""
         batch = embed_input(cards)
-        spread = batch.reshape(len(batch), -1).std(axis=1)
+        spread = print_spread(batch)
         similarity = self._embed_input(batch) @ self._templates.T
         per_key = np.stack(
             [similarity[:, self._template_keys == key].max(axis=1) for key in CARD_KEYS], axis=1
@@ -401,7 +402,7 @@ def _tint_and_gain(colours: np.ndarray, reference: np.ndarray) -> tuple[np.ndarr
 def _print_floor(backs: np.ndarray) -> float:
     """BACK_PRINT_SHARE of the print of the faintest enrolled back, within BARE_PRINT and
     MIN_PRINT."""
-    spread = embed_input(np.asarray(backs)).reshape(len(backs), -1).std(axis=1)
+    spread = print_spread(embed_input(np.asarray(backs)))
     return min(max(BACK_PRINT_SHARE * float(spread.min()), BARE_PRINT), MIN_PRINT)
 
 

@@ -24,10 +24,10 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from companion.vision.features import READ_SIZE, embed_input
+from companion.vision.bench import FAINT_PRINT, design_print
 from companion.vision.segment import CORE_MARGIN, STRIDE, TRAINED_LONG_SIDE, net_input
 from companion.vision.synth import random_scene, render_scene
-from companion.vision.synth.art import DESIGN_PREFIX, designed_back, random_design_style
+from companion.vision.synth.art import DESIGN_PREFIX, random_design_style
 from companion.vision.synth.camera import lens_maps, tilt_homography
 from companion.vision.synth.props import draw_hand
 from companion.vision.synth.render import _paste_thing
@@ -50,9 +50,6 @@ CROWD_SAMPLES = 4000  # crowded tables in the fifth stage
 DESIGN_SEEDS = 700_000  # and from here on tables whose backs are procedural designs
 DESIGN_SAMPLES = 3000  # such tables in the playing deck's sixth stage (`finder-backs`)
 FAINT_SEEDS = 800_000  # and from here on tables whose backs are faint designs
-# A faint design: its picture, as enrolled, spreads by less than this (the embedding's
-# input; about one tuning design in five). Such backs are the ones the finders miss most.
-FAINT_PRINT = 0.1
 # Small cards weigh more in the loss (`small_card_weights`): a card whose core covers
 # fewer output pixels than this (a card about 100 pixels long in a 1280x720 frame) weighs
 # sqrt(SMALL_CORE / its core's area), at most SMALL_CARD_MAX_WEIGHT.
@@ -184,12 +181,10 @@ def faint_scene(rng: np.random.Generator):
 
 def faint_design_style(rng: np.random.Generator) -> str:
     """The back style of a procedural design drawn from `rng` that prints under
-    FAINT_PRINT."""
+    FAINT_PRINT (the benchmark's faint designs: about one in four)."""
     while True:
         style = random_design_style(rng)
-        art = designed_back(int(style[len(DESIGN_PREFIX) :]))
-        back = cv2.resize(art, READ_SIZE, interpolation=cv2.INTER_AREA)
-        if float(embed_input(back[None]).std()) < FAINT_PRINT:
+        if design_print(int(style[len(DESIGN_PREFIX) :])) < FAINT_PRINT:
             return style
 
 
