@@ -163,11 +163,11 @@ class CardReader:
         else:
             self._session = model_session(EMBED_MODEL)
             self._templates, self._template_keys = self._template_matrix(deck)
-            # mean BGR of the enrolled back, where a back must also match it in colour
-            self._back_colour = _mean_colour(deck.templates["back"]) if deck.any_backs else None
             # the print a quad read as the back must carry (`_print_floor`)
             self._back_floor = _print_floor(deck.templates["back"])
-            # mean BGR of every enrolled card, for a doubtful face's colour (FACE_COLOUR_SURE)
+            # mean BGR of every enrolled card: a doubtful face's colour is checked against
+            # its own and the back's (FACE_COLOUR_SURE), and on a deck seen by the net for
+            # backs of any design a back must match the back's (`_back_coloured`)
             self._colours = {key: _mean_colour(deck.templates[key]) for key in CARD_KEYS}
 
     def read_batch(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> list[CardReading]:
@@ -354,8 +354,8 @@ class CardReader:
                 _enrolled_reading(key, float(best), float(best - runner_up), corners[i])
             )
         readings = self._doubt_back_coloured_faces(cards, readings)
-        if self._back_colour is not None:
-            unlike = ~_back_coloured(cards, self._back_colour)
+        if self.deck.any_backs:
+            unlike = ~_back_coloured(cards, self._colours["back"])
             readings = [
                 replace(r, face="up", label=NOT_A_CARD, confidence=DOUBT * r.confidence)
                 if r.label == "back" and unlike[i]

@@ -77,19 +77,14 @@ def test_finder_scenes_of_designed_backs_mark_their_cards() -> None:
 def test_finder_scenes_of_faint_backs_lay_one_faint_design() -> None:
     """A table of `FAINT_SEEDS` lays every card's back in one procedural design whose
     enrolled picture prints under FAINT_PRINT (what the faint tuning designs spread)."""
-    import cv2
-
-    from companion.vision.features import embed_input
-    from companion.vision.synth.art import DESIGN_PREFIX, designed_back
+    from companion.vision.bench import design_print
+    from companion.vision.synth.art import DESIGN_PREFIX
     from models.train.finder import FAINT_PRINT, FAINT_SEEDS, faint_scene, training_rng
 
     spec = faint_scene(training_rng(FAINT_SEEDS + 3))
     (style,) = {card.back for card in spec.cards}
     assert isinstance(style, str) and style.startswith(DESIGN_PREFIX)
-    art = cv2.resize(
-        designed_back(int(style[len(DESIGN_PREFIX) :])), READ_SIZE, interpolation=cv2.INTER_AREA
-    )
-    assert float(embed_input(art[None]).std()) < FAINT_PRINT
+    assert design_print(int(style[len(DESIGN_PREFIX) :])) < FAINT_PRINT
 
 
 def test_found_animal_views_are_keyed_by_edition_and_card() -> None:
