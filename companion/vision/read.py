@@ -26,11 +26,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from .confidence import DOUBT, confidence_of
 from .decks import ANIMAL_NAMES, CARD_KEYS, PLAYING_CARDS, SHIPPED_DIR, DeckProfile
 from .features import (
+    READ_SIZE,
     corner_views,
     corner_views_of,
     embed_input,
@@ -128,6 +130,24 @@ BACK_TINT = 0.28
 # card finder, "Two backs read as a face").
 FACE_COLOUR_SURE = 0.7
 BACK_TINT_NEARER = 0.75
+# A faint enrolled back (its picture printing under FAINT_BACK, `features.print_spread`)
+# is also enrolled as the camera sees it small (`_small_views`): shrunk to each of
+# SMALL_BACK_LENGTHS pixels long, blurred by each of SMALL_BACK_BLURS (Gaussian sigma at
+# that size), with sensor noise of SMALL_BACK_NOISE grey levels, and enlarged back. Why:
+# the embedding takes out each card's own spread, so on a back whose print is a few dots
+# or a faint marbling, the blur and noise of a 60-130 pixel card on the table are what
+# it sees; outlined well (IoU 0.7 or more) on the 26 faint tuning designs' tables, such
+# backs read at a similarity of 0.56 to their flat picture (median; 0.7 is the floor) and
+# went unread. Measured (models/README.md, card_embed.onnx, "Faint backs seen small"):
+# backs read on those tables 293 -> 314 of 462, on the 12 designs of `BACK_BRIGHTNESS`
+# 283 -> 290 of 367 and 117 -> 120 of 158, no reading from 0.5 on their empty tables
+# either way; a back read more on part of its own card on two of the sets. Views at 50
+# pixels and a blur of 1.5 read more backs still (328) but read a phone's dark screen as
+# a dark back at 0.96. The demo deck's back prints 0.23: it gets no views.
+FAINT_BACK = 0.1
+SMALL_BACK_LENGTHS = (64, 90, 128)
+SMALL_BACK_BLURS = (0.5, 1.0)
+SMALL_BACK_NOISE = 3.0
 # The scales about its corner at which an index patch is read (`read_index`; why:
 # playing_views.INDEX_RANK).
 INDEX_SCALES = (1.0, 0.9, 1.1)
@@ -326,8 +346,13 @@ class CardReader:
         return self._session.run(None, {"cards": batch})[0]
 
     def _template_matrix(self, deck: DeckProfile) -> tuple[np.ndarray, np.ndarray]:
-        """Embeddings of every enrolled picture both ways up, with each row's card key."""
+        """Embeddings of every enrolled picture both ways up (a faint back's small views too:
+        FAINT_BACK), with each row's card key."""
         pictures = [np.asarray(deck.templates[key]) for key in CARD_KEYS]
+        backs = pictures[CARD_KEYS.index("back")]
+        faint = print_spread(embed_input(backs)) < FAINT_BACK
+        if faint.any():
+            pictures[CARD_KEYS.index("back")] = np.concatenate([backs, _small_views(backs[faint])])
         keys = np.array([key for key, p in zip(CARD_KEYS, pictures, strict=True) for _ in p])
         every = np.concatenate(pictures)
         both = np.concatenate([every, turned(every)])
@@ -383,6 +408,26 @@ class CardReader:
                     reading.corners, "up", None, None, OTHER, DOUBT * reading.confidence
                 )
         return out
+
+
+def _small_views(pictures: np.ndarray) -> np.ndarray:
+    """Each READ_SIZE picture as a small card on the table shows it (FAINT_BACK): shrunk to
+    each of SMALL_BACK_LENGTHS, blurred by each of SMALL_BACK_BLURS, with sensor noise, and
+    enlarged back to READ_SIZE; the noise drawn from a fixed seed, so a deck reads alike
+    on every run."""
+    rng = np.random.default_rng(0)
+    width, height = READ_SIZE
+    views = []
+    for picture in pictures:
+        for length in SMALL_BACK_LENGTHS:
+            size = (round(length * width / height), length)
+            small = cv2.resize(picture, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+            for blur in SMALL_BACK_BLURS:
+                seen = cv2.GaussianBlur(small, (0, 0), blur)
+                seen += rng.normal(0.0, SMALL_BACK_NOISE, seen.shape).astype(np.float32)
+                seen = np.clip(seen, 0, 255).astype(np.uint8)
+                views.append(cv2.resize(seen, READ_SIZE, interpolation=cv2.INTER_LINEAR))
+    return np.stack(views)
 
 
 def _mean_colour(pictures: np.ndarray) -> np.ndarray:

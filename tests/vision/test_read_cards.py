@@ -411,6 +411,42 @@ def test_two_faint_backs_outlined_as_one_card_are_no_face(
     assert CardReader(deck).read_cards(cards[:1], [pair])[0].label == "mouse"
 
 
+def test_a_faint_back_is_also_enrolled_as_seen_small(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The nine backs of a tuning table of faint design 4,100,007 (printing 0.057), read
+    from their true corners: likened by the embedding to the back's flat picture alone,
+    none reads as the back; with the back's small views (`read.FAINT_BACK`) every one
+    does, and the table's faces read the same ranks. The demo deck's back prints enough
+    to get no views."""
+    from dataclasses import replace
+
+    from companion.vision import bench
+    from companion.vision.synth.art import designed_back
+
+    demo = load_deck("demo-animals")
+    art = designed_back(4_100_007)
+    deck = replace(demo, templates={**demo.templates, "back": _flat(art)[None]}, any_backs=True)
+    spec = random_scene(
+        np.random.default_rng(4_170_071),
+        15,
+        "animals",
+        size=bench.FRAME_SIZE,
+        edition=bench.ANIMAL_EDITION,
+    )
+    image, truths = render_scene(spec, back_art=art)
+    backs = [order_clockwise(t.corners) for t in truths if t.label == "back"]
+    faces = [t for t in truths if t.label != "back"]
+    face_quads = [order_clockwise(t.corners) for t in faces]
+    reader = CardReader(deck)
+    assert len(backs) == 9
+    assert all(r.label == "back" for r in reader.read_batch(image, backs))
+    assert [r.rank for r in reader.read_batch(image, face_quads)] == [t.rank for t in faces]
+    monkeypatch.setattr(read_module, "FAINT_BACK", 0.0)  # no views
+    assert not any(r.label == "back" for r in CardReader(deck).read_batch(image, backs))
+    monkeypatch.undo()
+    pictures = sum(len(demo.templates[key]) for key in demo.templates)
+    assert len(CardReader(demo)._templates) == 2 * pictures  # both ways up, no views
+
+
 def _scales(*views: tuple[int, float]) -> tuple[np.ndarray, np.ndarray]:
     """Rank and suit probabilities of one index read at several scales: (rank, p) each,
     the suit diamonds at 0.97."""
