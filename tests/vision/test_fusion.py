@@ -697,26 +697,33 @@ def test_a_blurred_five_read_by_two_moved_quads_stands_against_an_unsure_third(m
     assert label_on(five.corners, read_cards(image, reader)) is None
 
 
-def test_an_enrolled_decks_game_card_stands_from_a_moved_quad_at_moved_game() -> None:
-    """An animal card partly covered reads at 0.54-0.74 even from its true outline: from a
-    moved quad, an enrolled deck's game card stands from MOVED_GAME; a playing card's only
-    from SURE_ENOUGH (an Ace read so from a moved quad took a King's place)."""
+@pytest.mark.parametrize(("label", "rank"), [("lynx", 3), ("back", None)])
+def test_an_enrolled_decks_card_stands_from_a_moved_quad_at_moved_game(
+    label: str, rank: int | None
+) -> None:
+    """An animal card partly covered reads at 0.54-0.74 even from its true outline, and a
+    faint back's placed quad, snapped to the cloth's grain, reads no back: from a moved
+    quad, an enrolled deck's game card or back stands from MOVED_GAME; a playing card's
+    only from SURE_ENOUGH (an Ace read so from a moved quad took a King's place), and a
+    playing back not at all (a strip of a back read as a back)."""
     placed, rectangle = card_at(100, 100), card_at(97, 98, 56, 74)
     unsure, rough = reading(placed, OTHER, 0.2), {0: reading(rectangle, NOT_A_CARD, 0.6)}
 
     def search(deck: str, confidence: float) -> dict:
         def rule(quad: np.ndarray) -> tuple:
             moved_in = abs(quad[:, 0].max() - 144) < 0.5 and abs(quad[:, 0].min() - 100) < 0.5
-            return ("lynx", confidence, 3) if moved_in else (OTHER, 0.2)
+            return (label, confidence, rank) if moved_in else (OTHER, 0.2)
 
         reader = RuleReader(rule)
         reader.deck = load_deck(deck)
         found = Candidates([], [], [placed], [rectangle])
         return side_search(np.zeros((10, 10, 3), np.uint8), reader, found, [unsure], rough, {})
 
-    assert [r.label for r in search("demo-animals", MOVED_GAME).values()] == ["lynx"]
+    assert [r.label for r in search("demo-animals", MOVED_GAME).values()] == [label]
     assert search("demo-animals", MOVED_GAME - 0.01) == {}
     assert search("playing-cards", MOVED_GAME) == {}
+    if label == "back":
+        assert search("playing-cards", 1.0) == {}
 
 
 def test_a_fragment_is_searched_grown_to_a_cards_shape_too(monkeypatch) -> None:

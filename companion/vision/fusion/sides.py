@@ -49,6 +49,19 @@ SIDE_SHIFTS = (0.06, 0.12, -0.06)
 # split an Ace read at 0.76 from a moved quad took the place of the King it lay under
 # (176 -> 175): playing cards keep SURE_ENOUGH.
 MOVED_GAME = 0.75
+# So does an enrolled deck's back read by the side search (2026-12-01, thirty-first stop):
+# a faint back's placed quad, snapped to the cloth's grain or its own faint print, read no
+# back, and the same quad with a side moved read the back at 0.5-0.9, which only a face
+# could stand for. Measured on the tuning sets: the 26 faint designs' tables 314 -> 321 of
+# 462 backs read (984 -> 991 cards right), 62 faint designs more from 4,100,120 (2 tables
+# each) 472 -> 488 of 714, the 12 designs of `read.BACK_BRIGHTNESS` 290 -> 293 of 367 and
+# 120 -> 122 of 158, the demo deck's 300 tables (seeds 4,800,000+) 4,330 -> 4,334 of
+# 4,364 cards right; no wrong game rank, no reading more on any empty table; phantoms the
+# same but on the 62 designs, 13 -> 15 (backs read on part of their own card). A split
+# pair's halves keep SURE_ENOUGH for a back (`pairs.py`): with MOVED_GAME there too, two
+# halves of one back stood as two backs (17 phantoms on the 62 designs). From 0.5, 326 of
+# 462 but a phantom more. The playing deck's moved backs stay out (a strip of a back read
+# as a back: the side shifts' comment above).
 
 # A game card read from a moved quad where other readings of that card name another game
 # card (at SURE) stands only where this many of its readings name it for sure
@@ -111,8 +124,8 @@ def side_search(
     `SURE_ENOUGH`, and that does not lie mostly on a card read so (`INSIDE_SURE`): the best
     reading of its placed quad or its rough rectangle with one side moved (`SIDE_SHIFTS`),
     or grown to a card's shape where it is a fragment (`_moved_quads`), where one stands.
-    It stands where it reads a face at `SURE_ENOUGH` (an enrolled deck's game card at
-    `MOVED_GAME`), better than both; a game card only where the readings of that card
+    It stands where it reads a face at `SURE_ENOUGH` (an enrolled deck's game card or back
+    at `MOVED_GAME`), better than both; a game card only where the readings of that card
     agree on it (`_agreed_game_cards`)."""
     edge_count = len(found.edges)
     enrolled = reader.deck.kind != PLAYING_CARDS
@@ -131,8 +144,10 @@ def side_search(
         standing = [
             r
             for r in tries
-            if r.face == "up"
-            and moved_stands(r, enrolled)
+            if (
+                (r.face == "up" and moved_stands(r, enrolled))
+                or (enrolled and r.label == "back" and r.confidence >= MOVED_GAME)
+            )
             and preference(r) > max(map(preference, before))
             and (r.rank is None or r.label in agreed)
         ]
