@@ -368,20 +368,13 @@ def test_a_faint_back_is_read_by_its_own_print_floor() -> None:
     assert plain_deck.read_cards(plain[None], [DUMMY])[0].label == NOT_A_CARD
 
 
-def test_two_faint_backs_outlined_as_one_card_are_no_face(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Two faint backs lying side by side, outlined as one card (a tuning table of design
-    4,100,007, as the enrolled decks' net for backs of any design outlined them), read as
-    a mouse at 0.5 by likeness alone; their colour is the back's, not the mouse's, so
-    the face is a doubt (`read.FACE_COLOUR_SURE`). A mouse read for sure stays a mouse,
-    and through the whole pipeline every face read on that table is a face lying there."""
+def _faint_back_table() -> tuple:
+    """A tuning table of faint back design 4,100,007 (printing 0.057): the demo deck's
+    faces enrolled with that back, seen by the net for backs of any design; the picture
+    and its truths."""
     from dataclasses import replace
 
     from companion.vision import bench
-    from companion.vision.features import rectify_cards
-    from companion.vision.geometry import quad_iou
-    from companion.vision.pipeline import CardPipeline
     from companion.vision.synth.art import designed_back
 
     demo = load_deck("demo-animals")
@@ -395,6 +388,23 @@ def test_two_faint_backs_outlined_as_one_card_are_no_face(
         edition=bench.ANIMAL_EDITION,
     )
     image, truths = render_scene(spec, back_art=art)
+    return deck, image, truths
+
+
+def test_two_faint_backs_outlined_as_one_card_are_no_face(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two faint backs lying side by side, outlined as one card (a tuning table of design
+    4,100,007, as the enrolled decks' net for backs of any design outlined them), read as
+    a mouse at 0.5 by likeness alone; their colour is the back's, not the mouse's, so
+    the face is a doubt (`read.FACE_COLOUR_SURE`). A mouse read for sure stays a mouse,
+    and through the whole pipeline every face read on that table is a face lying there."""
+    from companion.vision.features import rectify_cards
+    from companion.vision.geometry import quad_iou
+    from companion.vision.pipeline import CardPipeline
+
+    demo = load_deck("demo-animals")
+    deck, image, truths = _faint_back_table()
     pair = np.array([[652.3, 557.5], [658.5, 619.6], [574.2, 628.0], [568.0, 565.9]], np.float32)
     cards = np.concatenate([rectify_cards(image, [pair]), demo.templates["5"][:1]])
     readings = CardReader(deck).read_cards(cards, [pair, DUMMY])
@@ -417,22 +427,8 @@ def test_a_faint_back_is_also_enrolled_as_seen_small(monkeypatch: pytest.MonkeyP
     none reads as the back; with the back's small views (`read.FAINT_BACK`) every one
     does, and the table's faces read the same ranks. The demo deck's back prints enough
     to get no views."""
-    from dataclasses import replace
-
-    from companion.vision import bench
-    from companion.vision.synth.art import designed_back
-
     demo = load_deck("demo-animals")
-    art = designed_back(4_100_007)
-    deck = replace(demo, templates={**demo.templates, "back": _flat(art)[None]}, any_backs=True)
-    spec = random_scene(
-        np.random.default_rng(4_170_071),
-        15,
-        "animals",
-        size=bench.FRAME_SIZE,
-        edition=bench.ANIMAL_EDITION,
-    )
-    image, truths = render_scene(spec, back_art=art)
+    deck, image, truths = _faint_back_table()
     backs = [order_clockwise(t.corners) for t in truths if t.label == "back"]
     faces = [t for t in truths if t.label != "back"]
     face_quads = [order_clockwise(t.corners) for t in faces]
