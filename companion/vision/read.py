@@ -141,7 +141,8 @@ BACK_TINT_NEARER = 0.75
 # went unread. Measured (models/README.md, card_embed.onnx, "Faint backs seen small"):
 # backs read on those tables 293 -> 314 of 462, on the 12 designs of `BACK_BRIGHTNESS`
 # 283 -> 290 of 367 and 117 -> 120 of 158, no reading from 0.5 on their empty tables
-# either way; a back read more on part of its own card on two of the sets. Views at 50
+# either way, a back read on part of its own card more on each set; held out, on 53
+# faint designs, 567 -> 617 of 935, none on 530 empty tables either way. Views at 50
 # pixels and a blur of 1.5 read more backs still (328) but read a phone's dark screen as
 # a dark back at 0.96. The demo deck's back prints 0.23: it gets no views.
 FAINT_BACK = 0.1
