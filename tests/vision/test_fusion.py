@@ -31,7 +31,7 @@ from companion.vision.fusion.candidates import TWIN
 from companion.vision.fusion.doubt import INDEX_CONTEXT, in_doubt, unexplained
 from companion.vision.fusion.indices import index_cards
 from companion.vision.fusion.levels import SURE_ENOUGH
-from companion.vision.fusion.parts import outlined_parts, without_parts
+from companion.vision.fusion.parts import BACK_HOST, outlined_parts, without_parts
 from companion.vision.fusion.picking import LEARNED_ALONE_FLOOR, ZOOM_GAME
 from companion.vision.fusion.reading import read_at, read_quads
 from companion.vision.fusion.sides import MOVED_GAME, SIDE_SHIFTS, _agreed_game_cards, side_search
@@ -820,6 +820,20 @@ def test_a_back_read_for_sure_on_a_strip_of_a_larger_back_is_dropped() -> None:
     over = reading(card_at(100, 135), "back", 0.97)  # a card half over it
     readings = [card, strip, over]
     assert same(without_parts(readings), [card, over])
+
+
+def test_a_back_read_on_a_piece_of_a_larger_face_the_reader_stands_by_is_dropped() -> None:
+    """An ornate pip of an Ace read at 0.75 outlined alone can read as a back: lying
+    mostly on a face the reader stands by (BACK_HOST) at least 1 / PART_SIZE its size, it
+    is part of that card. A back of a card's size half over the face is a card played, and
+    a face read unsurely hosts nothing."""
+    ace = reading(card_at(100, 100), "A of spades", 0.75, rank=1)
+    pip = reading(card_at(110, 125, 40, 50), "back", 0.82)
+    over = reading(card_at(100, 135), "back", 0.97)
+    unsure = reading(card_at(400, 100), OTHER, BACK_HOST - 0.01)
+    on_unsure = reading(card_at(410, 125, 40, 50), "back", 0.82)
+    readings = [ace, pip, over, unsure, on_unsure]
+    assert same(without_parts(readings), [ace, over, unsure, on_unsure])
 
 
 def heap(seed: int) -> tuple[np.ndarray, list]:

@@ -10,7 +10,7 @@ import numpy as np
 from ..geometry import card_shaped, quad_area, quad_cover
 from ..read import CardReader
 from ..segment import part_rectangles
-from ..types import CardReading
+from ..types import NOT_A_CARD, CardReading
 from .candidates import Candidates
 from .doubt import uncovered
 from .levels import SURE, SURE_ENOUGH, face_read_for_sure, mostly_on, preference, reads_sure
@@ -34,6 +34,12 @@ from .levels import SURE, SURE_ENOUGH, face_read_for_sure, mostly_on, preference
 # tables, two of animals, 150 empty tables of each, the real train split, 120 heaps) a
 # phantom fewer, nothing else changed.
 PART_SIZE = 0.6
+# A back lying mostly on a card read at this confidence or more (a face the reader stands
+# by, or a back) at least 1 / PART_SIZE times its size is a piece of that card. Until
+# 2026-12-02 only a card read for sure (SURE_ENOUGH) was such a host: on the real train
+# photo IMG_2626 the ornate spade of an Ace of spades read at 0.75, half under a King,
+# was outlined alone and read as a back at 0.82, a card played face down where none lay.
+BACK_HOST = SURE
 
 # Card pixels of the net that no reading covers, in parts of PART_AREA net pixels or
 # more (a card 45 px long is about 150 at 0.325), are read as rectangles
@@ -76,16 +82,19 @@ def outlined_parts(
 def without_parts(readings: list[CardReading]) -> list[CardReading]:
     """`readings` less the pieces of a card read for sure: those the reader does not
     stand by (below `SURE`) lying mostly (`INSIDE_SURE`) on it (a strip of a back, a
-    corner of a face), and those below `SURE_ENOUGH`, or backs however sure, lying
-    mostly on one much larger (`PART_SIZE`: one pip of it read as an Ace, a strip of a
-    back outlined apart from the rest of it)."""
+    corner of a face), and those below `SURE_ENOUGH` lying mostly on one much larger
+    (`PART_SIZE`: one pip of it read as an Ace); and backs however sure lying mostly on
+    a much larger card the reader stands by (`BACK_HOST`: a strip of a back outlined
+    apart from the rest of it, an ornate pip read as a back)."""
     sure = [r for r in readings if reads_sure(r)]
     quads = [r.corners for r in sure]
+    hosts = [r for r in readings if r.label != NOT_A_CARD and r.confidence >= BACK_HOST]
     return [
         r
         for r in readings
         if not (r.confidence < SURE and mostly_on(r.corners, quads))
-        and not ((r.confidence < SURE_ENOUGH or r.face == "down") and _piece_of(r, sure))
+        and not (r.confidence < SURE_ENOUGH and _piece_of(r, sure))
+        and not (r.face == "down" and _piece_of(r, hosts))
     ]
 
 
