@@ -120,7 +120,7 @@ def choose_finder(deck: DeckProfile, back: np.ndarray, tables: int = CHECK_TABLE
     fine-tuning on backs of any design (`segment.ENROLLED_BACKS_MODEL`) outlines more
     phones and notes, which an enrolled deck's reader, reading by likeness, can take for
     its back (so on such a deck a back is read only in the enrolled back's colour:
-    `read.BACK_BRIGHTNESS`). The second sees a deck's frames only where the first misses
+    `back_colour.BACK_BRIGHTNESS`). The second sees a deck's frames only where the first misses
     its back (under `SEEN_ENOUGH`) and the second sees clearly more of it
     (`ANY_BACKS_GAIN`): where the back goes unseen, every card played face down is lost,
     a far worse thing than a rare phantom.

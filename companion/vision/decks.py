@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
@@ -26,6 +27,7 @@ import cv2
 import numpy as np
 import platformdirs
 
+from .back_colour import plain_inside
 from .features import READ_SIZE, rectify_cards
 
 PLAYING_CARDS = "playing-cards"
@@ -67,6 +69,15 @@ class DeckProfile:
     templates: Mapping[str, np.ndarray]
     source: str  # "built in", "shipped" or the profile's path
     any_backs: bool = False
+
+    @cached_property
+    def plain_back(self) -> np.ndarray | None:
+        """The mean BGR of this enrolled deck's back inside its margin where it carries no
+        print there (`back_colour.plain_inside`): the edge finder then takes blank quads
+        of that colour for cards too. None for the playing cards and most backs."""
+        if self.kind == PLAYING_CARDS or "back" not in self.templates:
+            return None
+        return plain_inside(self.templates["back"])
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,16 @@ of the table, so this finder works on the edge map of a copy downscaled to
    of a larger contour, their sides then moved onto the nearest edges;
 3. checks that reject what is not a card: the outline must stand out of the table all
    around with one sign per side (contrast support, tolerant of gaps), the inside must
-   carry print, and a cell of a grid (gingham, tiles: lines that run on past every
-   corner) is not a card. Chips and coins fail the four-sided test, hands and sleeves
-   the shape and support tests;
+   carry print (or, for an enrolled deck whose back is plain inside its margin, be that
+   back's colour: `plain_back`), and a cell of a grid (gingham, tiles: lines that run on
+   past every corner) is not a card. Chips and coins fail the four-sided test, hands
+   and sleeves the shape and support tests;
 4. overlap resolution: duplicates and a card's printed frame give way to the card, a
    quad that holds two cards (their union) and a card-with-its-shadow give way too;
 5. at full resolution (`side_fit.py`, which the learned finder shares), each quad is
    moved out past a printed frame to the card's own edge when an even outer outline
-   shows on all four sides, then each side is refitted on the gradient along its normal;
+   shows on all four sides (not a quad kept for its plain back's colour: there the even
+   outline is its shadow), then each side is refitted on the gradient along its normal;
    corners are the intersections of the side lines (exact even with rounded corners).
 
 Every size limit is a fraction of the image, so the same code serves a 378x504 phone
@@ -38,6 +40,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision.back_colour import back_coloured
 from companion.vision.geometry import order_clockwise
 from companion.vision.side_fit import NEXT, intersections, out_to_card_edges, refine_quads, sample
 from companion.vision.stages import timed
@@ -91,6 +94,25 @@ PRINT_FACTOR = 1.0
 # A quad whose inside shares this much of its colours with a band SURROUNDING_BAND x
 # its size around it is a patch of the table (a gingham's cells, a tile).
 MAX_LIKENESS = 0.4
+# An enrolled back plain inside its margin (`back_colour.plain_inside`) has no print to
+# tell it from a blank thing; a quad with no print inside is still a card where its inside
+# is that back's colour under the table's light, it shares under PLAIN_LIKENESS of its
+# colours with the band around it, it is no square (PLAIN_MIN_ASPECT: a card is 1.4) and
+# it is PLAIN_MIN_LENGTH of the picture's long side or longer (64 px of a 1280 frame; the
+# issue's cards are 60 to 400 px). Measured on tuning designs (4,100,000+; 26 of the 120
+# are plain inside), 3 tables each from 4,650,000 + 10 x design, and 10, 30 and 60 empty
+# tables from 6,100,150, 6,100,300 and 6,100,500 read with every plain one
+# (models/README.md, card finder, "Backs plain inside"): of the plain quads the finder
+# kept on those tables, 773 of 813 on backs share under 0.2 with their band, 1,938 of
+# 6,317 elsewhere (under 0.4: 809 and 3,624); a gingham's square cell the colour of
+# design 4,100,067 read as its back at 1.0, which 1.15 leaves out (two backs fewer on the
+# faint designs' tables; 93% of the plain quads on backs are at 1.15 or more); the spots
+# on a chip's rim (54-60 px) read as the backs of two light designs at 1.0, 16 readings,
+# and a small phone as ten dark designs' backs, which the length leaves out (two backs
+# fewer on the faint designs' tables, two on the other plain ones').
+PLAIN_LIKENESS = 0.2
+PLAIN_MIN_ASPECT = 1.15
+PLAIN_MIN_LENGTH = 0.05
 SURROUNDING_BAND = 0.25
 # Corner hypotheses: contours simplified to CORNER_EPSILON x the smallest card length
 # (real card edges bow a little, a lens bends them, a finer polygon breaks a side into
@@ -133,14 +155,21 @@ class _Candidate:
     support: float  # the fraction of its outline that stands out of the table
     one_way: bool = True  # lighter (or darker) than the table on all four sides
     guessed: bool = False  # spanned from one corner of a larger contour
+    plain: bool = False  # no print inside, but an enrolled plain back's colour
 
 
 @timed("edge finder")
-def find_cards(image: np.ndarray) -> list[np.ndarray]:
+def find_cards(
+    image: np.ndarray, plain_back: np.ndarray | None = None, *, plain_only: bool = False
+) -> list[np.ndarray]:
     """Return the corners of every card in `image` (BGR or grey, uint8).
 
     Each card is a (4, 2) float32 array in the image's pixels, ordered as
-    `geometry.order_clockwise` does (clockwise, first edge a short side).
+    `geometry.order_clockwise` does (clockwise, first edge a short side). `plain_back`:
+    the mean BGR of an enrolled back's inside where it carries no print there
+    (`back_colour.plain_inside`); a quad whose inside is that colour under the table's
+    light is then a card without print, and with `plain_only` only such quads are
+    returned.
     """
     colour = as_bgr(image)
     height, width = colour.shape[:2]
@@ -153,13 +182,19 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
     # A step across a side counts when it stands out of the table's own gradient level
     # (a 3x3 Sobel sums about 8 times the step it sees).
     step = max(MIN_STEP, STEP_FACTOR * floor / 8)
-    candidates = _card_shaped_contours(small, grey_small, edges, step)
+    candidates = _card_shaped_contours(small, grey_small, edges, step, plain_back)
+    if plain_only:
+        candidates = [c for c in candidates if c.plain]
     kept = _resolve_overlaps(candidates)
     if not kept:
         return []
-    quads = np.stack([c.quad for c in kept]) / scale
+    quads = (np.stack([c.quad for c in kept]) / scale).astype(np.float32)
     grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
-    quads = out_to_card_edges(grey, quads.astype(np.float32), step)
+    # A plain inside has no printed frame to step out past; the even outline around it is
+    # its shadow (a dark back on a light table), which would take the card a tenth wider.
+    printed = np.array([not c.plain for c in kept])
+    if printed.any():
+        quads[printed] = out_to_card_edges(grey, quads[printed], step)
     search = max(3.0, 2.0 / scale)
     refined = refine_quads(grey, quads, search)
     return [order_clockwise(q) for q in refined]
@@ -204,7 +239,11 @@ def _edge_map(small: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
 
 
 def _card_shaped_contours(
-    small: np.ndarray, grey: np.ndarray, edges: np.ndarray, step: float
+    small: np.ndarray,
+    grey: np.ndarray,
+    edges: np.ndarray,
+    step: float,
+    plain_back: np.ndarray | None = None,
 ) -> list[_Candidate]:
     """Every card the edge map shows: whole card-shaped contours, and cards seen as two
     full sides meeting at a corner of a larger contour (cards touching, overlapping or
@@ -279,11 +318,25 @@ def _card_shaped_contours(
         return []
     stacked = np.stack(quads).astype(np.float32)
     support, one_way = _contrast_support_many(grey, stacked, step)
-    keep = (support >= np.array(needed)) & _printed(grey, stacked, step)
-    keep &= ~_like_its_surroundings(small, stacked)
+    printed = _printed(grey, stacked, step)
+    plain = np.zeros(len(stacked), bool)
+    if plain_back is not None:
+        plain = ~printed & _plain_back_inside(small, stacked, plain_back)
+        plain &= _aspects(stacked) >= PLAIN_MIN_ASPECT
+        plain &= _long_sides(stacked) >= PLAIN_MIN_LENGTH * long_side
+    keep = (support >= np.array(needed)) & (printed | plain)
+    likeness = _likeness_to_surroundings(small, stacked)
+    keep &= likeness < np.where(plain, PLAIN_LIKENESS, MAX_LIKENESS)
     keep &= ~_grid_cells(cv2.dilate(edges, _CROSS), stacked)
     return [
-        _Candidate(stacked[i], areas[i], float(support[i]), bool(one_way[i]), i >= whole_count)
+        _Candidate(
+            stacked[i],
+            areas[i],
+            float(support[i]),
+            bool(one_way[i]),
+            i >= whole_count,
+            bool(plain[i]),
+        )
         for i in np.flatnonzero(keep)
     ]
 
@@ -367,8 +420,21 @@ def _contrast_support_many(
     return support, one_way
 
 
-def _like_its_surroundings(small: np.ndarray, quads: np.ndarray) -> np.ndarray:
-    """(M,) booleans: are the colours inside each quad those of a band around it?
+def _aspects(quads: np.ndarray) -> np.ndarray:
+    """(M,) each quad's mean long side over its mean short side."""
+    sides = np.linalg.norm(quads - quads[:, NEXT], axis=2)  # (M, 4)
+    across, along = sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]
+    return np.maximum(across, along) / np.maximum(np.minimum(across, along), 1e-6)
+
+
+def _long_sides(quads: np.ndarray) -> np.ndarray:
+    """(M,) each quad's mean long side."""
+    sides = np.linalg.norm(quads - quads[:, NEXT], axis=2)  # (M, 4)
+    return np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+
+
+def _likeness_to_surroundings(small: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """(M,) how much the colours inside each quad are those of a band around it (0..1)?
 
     A card is paper and ink laid on a table; a patch cut out of a patterned cloth (the
     cells of a gingham, a tile) holds the same colours as the cloth around it. Coarse
@@ -385,7 +451,7 @@ def _like_its_surroundings(small: np.ndarray, quads: np.ndarray) -> np.ndarray:
     count_inside = len(_INSIDE)
     a = _histograms(codes[:, :count_inside]) / count_inside
     b = _histograms(codes[:, count_inside:]) / (codes.shape[1] - count_inside)
-    return np.minimum(a, b).sum(axis=1) >= MAX_LIKENESS
+    return np.minimum(a, b).sum(axis=1)
 
 
 def _histograms(codes: np.ndarray) -> np.ndarray:
@@ -427,6 +493,13 @@ def _printed(grey: np.ndarray, quads: np.ndarray, step: float) -> np.ndarray:
     ).astype(np.float32)  # (M, P, 2)
     values = sample(grey, points).astype(np.float32)
     return values.std(axis=1) >= PRINT_FACTOR * step
+
+
+def _plain_back_inside(small: np.ndarray, quads: np.ndarray, back: np.ndarray) -> np.ndarray:
+    """(M,) booleans: is the inside of each quad, on average, the colour of an enrolled
+    back whose inside carries no print (`back`, mean BGR) under the table's light?"""
+    colours = sample(small, _points_in(quads, _INSIDE).astype(np.float32))  # (M, P, 3)
+    return back_coloured(colours.astype(np.float32).mean(axis=1), back)
 
 
 def _grid_cells(near_edges: np.ndarray, quads: np.ndarray) -> np.ndarray:

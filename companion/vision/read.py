@@ -29,6 +29,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from .back_colour import back_coloured, tint_and_gain
 from .confidence import DOUBT, confidence_of
 from .decks import ANIMAL_NAMES, CARD_KEYS, PLAYING_CARDS, SHIPPED_DIR, DeckProfile
 from .features import (
@@ -101,26 +102,22 @@ MIN_PRINT = 0.05
 # designs, 3 tables each, backs read 180 -> 232 of 462, readings on 20 empty tables each
 # the same (2 in 520); the 3 more "phantoms" are backs read from part of their own card.
 # Share 0.35 read 4 more backs on the first 12 of them (87 against 83); 0.7 read 6
-# fewer on the 12 designs of `BACK_BRIGHTNESS` (248 against 254). Held out, on 53 faint
+# fewer on the 12 designs of `back_colour.BACK_BRIGHTNESS` (248 against 254). Held out, on 53 faint
 # designs: 358 -> 434 of 935, no reading on 530 empty tables either way. The demo deck's
 # back spreads by 0.23: its floor stays MIN_PRINT.
 BACK_PRINT_SHARE = 0.5
 BARE_PRINT = 0.02
-# An enrolled deck seen by the finder net for backs of any design (`DeckProfile.any_backs`)
-# reads a quad as its back only where the quad's mean colour is the enrolled back's under
-# the table's light (`_back_coloured`): that net outlines phones and notes, and the
-# embedding, which takes out each card's own colour and contrast, likens some to the back.
-# Measured on 12 tuning designs (models/README.md, card finder, "An enrolled deck's own
-# back"): the backs read right lie within 0.47-1.31 times as bright as the enrolled one
-# and 0.26 off its tint, 15 of the 16 things read as backs on empty tables outside; with
-# the rule, readings on 120 empty tables 16 -> 1, backs read right unchanged (104 of 158).
-# The light of the rendered tables is what this knows: a back enrolled from a bright
-# scan and seen in a dim room may read darker than 0.42, and go unread as with its own net.
-BACK_BRIGHTNESS = (0.42, 1.5)
-BACK_TINT = 0.28
+# An enrolled deck seen by the finder net for backs of any design (`DeckProfile.any_backs`),
+# or whose back is plain inside its margin (`DeckProfile.plain_back`: the edge finder then
+# keeps blank quads of its colour), reads a quad as its back only where the quad's mean
+# colour is the enrolled back's under the table's light (`back_colour.back_coloured`):
+# that net and that finder outline phones and notes, and the embedding, which takes out
+# each card's own colour and contrast, likens some to the back. For the decks of plain
+# backs (the 19 tuning designs printing 0.1 or more that are plain inside), without the
+# rule, readings on their 190 empty tables 7 -> 10.
 # An enrolled deck's face read with little certainty (under FACE_COLOUR_SURE) whose mean
 # colour lies nearer the enrolled back's than its own face's is a doubt: nearer in tint
-# (by BACK_TINT_NEARER, the departure of `_tint_and_gain`, which the light's brightness
+# (by BACK_TINT_NEARER, the departure of `back_colour.tint_and_gain`, which the light's brightness
 # does not move) and in brightness (the gain nearer 1). Two faint backs side by side,
 # outlined as one card, read as a mouse at 0.5 (tuning design 4,100,007 with the first
 # two passes of the enrolled decks' net for backs of any design). On the 26 faint tuning
@@ -139,7 +136,7 @@ BACK_TINT_NEARER = 0.75
 # it sees; outlined well (IoU 0.7 or more) on the 26 faint tuning designs' tables, such
 # backs read at a similarity of 0.56 to their flat picture (median; 0.7 is the floor) and
 # went unread. Measured (models/README.md, card_embed.onnx, "Faint backs seen small"):
-# backs read on those tables 293 -> 314 of 462, on the 12 designs of `BACK_BRIGHTNESS`
+# backs read on those tables 293 -> 314 of 462, on the 12 designs of `back_colour.BACK_BRIGHTNESS`
 # 283 -> 290 of 367 and 117 -> 120 of 158, no reading from 0.5 on their empty tables
 # either way, a back read on part of its own card more on each set; held out, on 53
 # faint designs, 567 -> 617 of 935, none on 530 empty tables either way. Views at 50
@@ -188,7 +185,8 @@ class CardReader:
             self._back_floor = _print_floor(deck.templates["back"])
             # mean BGR of every enrolled card: a doubtful face's colour is checked against
             # its own and the back's (FACE_COLOUR_SURE), and on a deck seen by the net for
-            # backs of any design a back must match the back's (`_back_coloured`)
+            # backs of any design or of a plain back a back must match the back's
+            # (`_back_coloured`)
             self._colours = {key: _mean_colour(deck.templates[key]) for key in CARD_KEYS}
 
     def read_batch(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> list[CardReading]:
@@ -380,7 +378,7 @@ class CardReader:
                 _enrolled_reading(key, float(best), float(best - runner_up), corners[i])
             )
         readings = self._doubt_back_coloured_faces(cards, readings)
-        if self.deck.any_backs:
+        if self.deck.any_backs or self.deck.plain_back is not None:
             unlike = ~_back_coloured(cards, self._colours["back"])
             readings = [
                 replace(r, face="up", label=NOT_A_CARD, confidence=DOUBT * r.confidence)
@@ -400,8 +398,8 @@ class CardReader:
             if reading.rank is None or reading.confidence >= FACE_COLOUR_SURE:
                 continue
             colour = cards[i].reshape(-1, 3).mean(axis=0)
-            to_face, face_gain = _tint_and_gain(colour, self._colours[str(reading.rank)])
-            to_back, back_gain = _tint_and_gain(colour, self._colours["back"])
+            to_face, face_gain = tint_and_gain(colour, self._colours[str(reading.rank)])
+            to_back, back_gain = tint_and_gain(colour, self._colours["back"])
             if to_back < BACK_TINT_NEARER * to_face and abs(np.log(back_gain)) < abs(
                 np.log(face_gain)
             ):
@@ -436,15 +434,6 @@ def _mean_colour(pictures: np.ndarray) -> np.ndarray:
     return np.asarray(pictures, np.float32).reshape(-1, 3).mean(axis=0)
 
 
-def _tint_and_gain(colours: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """How far mean BGR `colours` (..., 3) lie from `reference`'s tint, and how bright
-    they are against it: the per-channel ratio's common gain, and the largest channel's
-    departure from that gain (0 for the same colour under a brighter or dimmer light)."""
-    ratio = (np.asarray(colours, np.float32) + 1.0) / (reference + 1.0)
-    gain = ratio.mean(axis=-1)
-    return np.abs(ratio / gain[..., None] - 1.0).max(axis=-1), gain
-
-
 def _print_floor(backs: np.ndarray) -> float:
     """BACK_PRINT_SHARE of the print of the faintest enrolled back, within BARE_PRINT and
     MIN_PRINT."""
@@ -454,11 +443,8 @@ def _print_floor(backs: np.ndarray) -> float:
 
 def _back_coloured(cards: np.ndarray, back: np.ndarray) -> np.ndarray:
     """For each READ_SIZE card (N, H, W, 3), whether its mean colour is the enrolled back's
-    (`back`, mean BGR) under the table's light: as bright within BACK_BRIGHTNESS, and no
-    channel off the common gain by more than BACK_TINT."""
-    tint, gain = _tint_and_gain(cards.reshape(len(cards), -1, 3).mean(axis=1), back)
-    low, high = BACK_BRIGHTNESS
-    return (gain >= low) & (gain <= high) & (tint <= BACK_TINT)
+    (`back`, mean BGR) under the table's light (`back_colour.back_coloured`)."""
+    return back_coloured(cards.reshape(len(cards), -1, 3).mean(axis=1), back)
 
 
 def _sideways(

@@ -592,7 +592,7 @@ def test_the_edge_finder_looks_only_where_the_learned_finder_leaves_doubt(monkey
     rng = np.random.default_rng(960_000)  # a 5 of clubs and a back
     image, _ = render_scene(random_scene(rng, 2, "playing-cards", size=(960, 540)))
     calls = []
-    monkeypatch.setattr(finders, "find_cards", lambda colour: calls.append(1) or [])
+    monkeypatch.setattr(finders, "find_cards", lambda colour, plain: calls.append(1) or [])
     pipeline = CardPipeline(load_deck("playing-cards"))
     assert len(pipeline.read(image)) == 2 and not calls
     rng = np.random.default_rng(960_103)  # a card the learned finder leaves in doubt

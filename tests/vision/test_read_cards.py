@@ -325,7 +325,7 @@ def test_a_deck_seen_by_the_net_for_backs_reads_its_back_only_in_its_colour() ->
     so the demo back darkened to a third (a phone's screen of its pattern, say) and one
     turned green are still its back to it; for a deck seen by the net for backs of any
     design, which outlines phones and notes, only the back in its own colour (and under a
-    dimmer or brighter light: `read.BACK_BRIGHTNESS`) is a back."""
+    dimmer or brighter light: `back_colour.BACK_BRIGHTNESS`) is a back."""
     from dataclasses import replace
 
     demo = load_deck("demo-animals")

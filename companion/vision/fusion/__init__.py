@@ -108,6 +108,7 @@ from .levels import reads_sure
 from .pairs import split_pairs
 from .parts import outlined_parts, without_parts
 from .picking import pick_readings
+from .plain_backs import plain_backs
 from .reading import read_at, read_quads
 from .sides import side_search
 
@@ -123,8 +124,8 @@ def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
     known: dict[bytes, CardReading] = {}
     kept = _read_found(image, reader, found, known) if found.quads else []
     if not in_doubt(found, kept):
-        return kept
-    found = with_edges(colour, zoomed(colour, found, kept))
+        return plain_backs(colour, reader, kept)
+    found = with_edges(colour, zoomed(colour, found, kept), reader.deck.plain_back)
     kept = _read_found(image, reader, found, known, search_sides=True) if found.quads else []
     region = unexplained(found, kept) if reader.deck.kind == PLAYING_CARDS else None
     if region is not None and found.maps is not None and found.net_image is not None:

@@ -101,10 +101,12 @@ def zoomed(colour: np.ndarray, found: Candidates, kept: list[CardReading]) -> Ca
     )
 
 
-def with_edges(colour: np.ndarray, learned: Candidates) -> Candidates:
+def with_edges(
+    colour: np.ndarray, learned: Candidates, plain_back: np.ndarray | None = None
+) -> Candidates:
     """`learned` with the edge finder's quads of the same frame, and whether the net sees
-    card under each."""
-    edges = find_cards(colour)
+    card under each; `plain_back`: an enrolled back's plain inside (`detect.find_cards`)."""
+    edges = find_cards(colour, plain_back)
     maps = learned.maps
     agrees = (maps.card_cover(edges) >= NET_AGREES).tolist() if edges and maps is not None else []
     return replace(learned, edges=edges, net_agrees=agrees)

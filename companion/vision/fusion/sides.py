@@ -54,7 +54,7 @@ MOVED_GAME = 0.75
 # back, and the same quad with a side moved read the back at 0.5-0.9, which only a face
 # could stand for. Measured on the tuning sets: the 26 faint designs' tables 314 -> 321 of
 # 462 backs read (984 -> 991 cards right), 62 faint designs more from 4,100,120 (2 tables
-# each) 472 -> 488 of 714, the 12 designs of `read.BACK_BRIGHTNESS` 290 -> 293 of 367 and
+# each) 472 -> 488 of 714, the 12 designs of `back_colour.BACK_BRIGHTNESS` 290 -> 293 of 367 and
 # 120 -> 122 of 158, the demo deck's 300 tables (seeds 4,800,000+) 4,330 -> 4,334 of
 # 4,364 cards right; no wrong game rank, no reading more on any empty table; phantoms the
 # same but on the 62 designs, 13 -> 15 (backs read on part of their own card). A split
