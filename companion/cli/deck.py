@@ -67,6 +67,11 @@ def _enroll(args: argparse.Namespace) -> int:
         return 2
     counts = ", ".join(f"{key}: {len(p)}" for key, p in profile.templates.items())
     print(f"enrolled deck {profile.name!r} ({counts} pictures), saved to {profile.source}")
+    if profile.plain_back is not None:
+        print(
+            "its back carries no print inside its margin: the camera also looks for it by "
+            "its colour, on every frame"
+        )
     choice = choose_finder(profile, profile.templates["back"][0])
     if choice.deck.any_backs:
         write_profile(choice.deck, Path(profile.source))  # saved before it is shown

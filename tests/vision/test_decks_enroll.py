@@ -164,6 +164,7 @@ def test_enrolling_a_deck_with_a_plain_back_warns(
     assert main(["deck", "enroll", "plain", "--images", str(pictures)]) == 0
     captured = capsys.readouterr()
     assert "enrolled deck 'plain'" in captured.out and "back check:" in captured.out
+    assert "looks for it by its colour" in captured.out  # `DeckProfile.plain_back`
     assert "may miss this deck's face-down cards" in captured.err
     # checked with the net for backs of any design too, which sees few of them either
     assert "back check with the finder that learned backs of any design" in captured.out
@@ -180,6 +181,7 @@ def test_a_back_its_own_net_misses_is_enrolled_to_be_seen_by_the_net_for_backs(
     out = capsys.readouterr().out
     assert "back check with the finder that learned backs of any design" in out
     assert "this deck's frames are now seen by it" in out
+    assert "looks for it by its colour" not in out  # striped: printed inside
     assert load_deck("striped").any_backs
     assert not load_deck("demo-animals").any_backs
     assert main(["deck", "list"]) == 0
