@@ -25,10 +25,11 @@ BACK_TINT = 0.28
 
 # The part of a card the edge finder looks for print in (`detect._INSIDE`: 0.2-0.8 of its
 # width, 0.15-0.85 of its length), and the spread of grey (levels) under which an enrolled
-# back carries none there (`plain_inside`): about the step the edge finder's print test
-# asks on a quiet cloth (3 x the table's noise, 3 to 11 levels), so that what it would
-# reject as blank is looked for by colour. 26 of the 120 tuning designs (4,100,000+) lie
-# under it, the demo deck's back at 52; other values were not measured.
+# back carries none there (`plain_inside`): within the steps the edge finder's print
+# test asks (`detect.STEP_FACTOR`: 3 grey levels on a quiet cloth, 11 or more on a
+# coarse one), so that what it would reject as blank is looked for by colour. 26 of the
+# 120 tuning designs (4,100,000+) lie under it, the demo deck's back at 52; other values
+# were not measured.
 INSIDE_BOX = (0.2, 0.15, 0.8, 0.85)
 PLAIN_INSIDE = 8.0
 
