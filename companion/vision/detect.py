@@ -100,16 +100,17 @@ MAX_LIKENESS = 0.4
 # colours with the band around it, it is no square (PLAIN_MIN_ASPECT: a card is 1.4) and
 # it is PLAIN_MIN_LENGTH of the picture's long side or longer (64 px of a 1280 frame; the
 # issue's cards are 60 to 400 px). Measured on tuning designs (4,100,000+; 26 of the 120
-# are plain inside), 3 tables each from 4,650,000 + 10 x design, and 10, 30 and 60 empty
-# tables from 6,100,150, 6,100,300 and 6,100,500 read with every plain one
-# (models/README.md, card finder, "Backs plain inside"): of the plain quads the finder
-# kept on those tables, 773 of 813 on backs share under 0.2 with their band, 1,938 of
-# 6,317 elsewhere (under 0.4: 809 and 3,624); a gingham's square cell the colour of
-# design 4,100,067 read as its back at 1.0, which 1.15 leaves out (two backs fewer on the
-# faint designs' tables; 93% of the plain quads on backs are at 1.15 or more); the spots
-# on a chip's rim (54-60 px) read as the backs of two light designs at 1.0, 16 readings,
-# and a small phone as ten dark designs' backs, which the length leaves out (two backs
-# fewer on the faint designs' tables, two on the other plain ones').
+# plain inside at `back_colour.PLAIN_INSIDE` 8, where these were set), 3 tables each from
+# 4,650,000 + 10 x design, and 10, 30 and 60 empty tables from 6,100,150, 6,100,300 and
+# 6,100,500 read with every plain one (models/README.md, card finder, "Backs plain
+# inside"): of the plain quads the finder kept on those tables, 773 of 813 on backs share
+# under 0.2 with their band, 1,938 of 6,317 elsewhere (under 0.4: 809 and 3,624); a
+# gingham's square cell the colour of design 4,100,067 read as its back at 1.0, which 1.15
+# leaves out (two backs fewer on the faint designs' tables; 93% of the plain quads on
+# backs are at 1.15 or more); the spots on a chip's rim (54-60 px) read as the backs of
+# two light designs at 1.0, 16 readings, and a small phone as ten dark designs' backs,
+# which the length leaves out (two backs fewer on the faint designs' tables, two on the
+# other plain ones').
 PLAIN_LIKENESS = 0.2
 PLAIN_MIN_ASPECT = 1.15
 PLAIN_MIN_LENGTH = 0.05

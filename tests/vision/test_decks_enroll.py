@@ -150,6 +150,7 @@ def test_deck_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "enrolled deck 'mine'" in out
     assert "back check: face-down cards read as backs on 8 rendered tables" in out
+    assert "looks for it by its colour" not in out  # the woodland back: printed inside
     assert main(["deck", "list"]) == 0
     assert "mine" in capsys.readouterr().out
 
@@ -181,7 +182,6 @@ def test_a_back_its_own_net_misses_is_enrolled_to_be_seen_by_the_net_for_backs(
     out = capsys.readouterr().out
     assert "back check with the finder that learned backs of any design" in out
     assert "this deck's frames are now seen by it" in out
-    assert "looks for it by its colour" not in out  # striped: printed inside
     assert load_deck("striped").any_backs
     assert not load_deck("demo-animals").any_backs
     assert main(["deck", "list"]) == 0
