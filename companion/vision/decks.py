@@ -210,7 +210,9 @@ def card_from_picture(image: np.ndarray, where: str) -> np.ndarray:
     """One card of a picture, rectified to READ_SIZE.
 
     A flat scan (the picture is the card, 5:7) is only resized; a photo of a card on a
-    table goes through the card finder and the largest card found is kept.
+    table goes through the card finder and the largest card found is kept. Where the
+    finder sees no card with print inside, the largest without is (a back plain inside its
+    margin, whose colour the finder cannot know before it is enrolled: `plain_back`).
     """
     height, width = image.shape[:2]
     if min(height, width) >= 16:
@@ -222,7 +224,7 @@ def card_from_picture(image: np.ndarray, where: str) -> np.ndarray:
     from .detect import find_cards
     from .geometry import order_clockwise, quad_area
 
-    quads = find_cards(image)
+    quads = find_cards(image) or find_cards(image, any_plain=True)
     if not quads:
         raise DeckError(
             f"no card found in {where}: expected a flat scan of the card (5:7) or a photo "

@@ -161,7 +161,11 @@ class _Candidate:
 
 @timed("edge finder")
 def find_cards(
-    image: np.ndarray, plain_back: np.ndarray | None = None, *, plain_only: bool = False
+    image: np.ndarray,
+    plain_back: np.ndarray | None = None,
+    *,
+    plain_only: bool = False,
+    any_plain: bool = False,
 ) -> list[np.ndarray]:
     """Return the corners of every card in `image` (BGR or grey, uint8).
 
@@ -170,7 +174,8 @@ def find_cards(
     the mean BGR of an enrolled back's inside where it carries no print there
     (`back_colour.plain_inside`); a quad whose inside is that colour under the table's
     light is then a card without print, and with `plain_only` only such quads are
-    returned.
+    returned. With `any_plain`, a quad with no print inside is a card whatever its
+    colour: a photo of the one card to enroll, whose colour is what is to be learned.
     """
     colour = as_bgr(image)
     height, width = colour.shape[:2]
@@ -183,7 +188,7 @@ def find_cards(
     # A step across a side counts when it stands out of the table's own gradient level
     # (a 3x3 Sobel sums about 8 times the step it sees).
     step = max(MIN_STEP, STEP_FACTOR * floor / 8)
-    candidates = _card_shaped_contours(small, grey_small, edges, step, plain_back)
+    candidates = _card_shaped_contours(small, grey_small, edges, step, plain_back, any_plain)
     if plain_only:
         candidates = [c for c in candidates if c.plain]
     kept = _resolve_overlaps(candidates)
@@ -245,6 +250,7 @@ def _card_shaped_contours(
     edges: np.ndarray,
     step: float,
     plain_back: np.ndarray | None = None,
+    any_plain: bool = False,
 ) -> list[_Candidate]:
     """Every card the edge map shows: whole card-shaped contours, and cards seen as two
     full sides meeting at a corner of a larger contour (cards touching, overlapping or
@@ -321,8 +327,10 @@ def _card_shaped_contours(
     support, one_way = _contrast_support_many(grey, stacked, step)
     printed = _printed(grey, stacked, step)
     plain = np.zeros(len(stacked), bool)
-    if plain_back is not None:
-        plain = ~printed & _plain_back_inside(small, stacked, plain_back)
+    if plain_back is not None or any_plain:
+        plain = ~printed
+        if plain_back is not None:
+            plain &= _plain_back_inside(small, stacked, plain_back)
         plain &= _aspects(stacked) >= PLAIN_MIN_ASPECT
         plain &= _long_sides(stacked) >= PLAIN_MIN_LENGTH * long_side
     keep = (support >= np.array(needed)) & (printed | plain)

@@ -13,7 +13,7 @@ import pytest
 
 from companion.vision import back_colour
 from companion.vision.back_colour import back_coloured, plain_inside
-from companion.vision.decks import DeckProfile, load_deck
+from companion.vision.decks import DeckProfile, card_from_picture, load_deck
 from companion.vision.detect import find_cards
 from companion.vision.features import READ_SIZE
 from companion.vision.fusion.plain_backs import plain_backs
@@ -127,3 +127,26 @@ def test_a_deck_with_a_plain_back_reads_its_backs_face_down(
     monkeypatch.setattr(back_colour, "PLAIN_INSIDE", -1.0)  # no back is plain
     readings = CardPipeline(replace(deck)).read(image)  # a new profile: nothing cached
     assert _backs_found([r.corners for r in readings if r.face == "down"], truths) == 0
+
+
+def test_a_plain_back_is_enrolled_from_a_photo_of_it_on_a_table() -> None:
+    """A photo of one such back lying on a light cloth: the finder sees no card with print
+    in it, so the largest card without print is the back (`decks.card_from_picture`), and
+    its inside is plain, in about the flat picture's colour."""
+    art = designed_back(4_100_025)
+    spec = random_scene(
+        np.random.default_rng(7_100_001),
+        1,
+        "animals",
+        face_up_rate=0.0,
+        distractors=0,
+        hand_rate=0.0,
+        length_range=(250.0, 400.0),
+    )
+    photo, _ = render_scene(spec, back_art=art)
+    assert find_cards(photo) == []
+    card = card_from_picture(photo, "back.jpg")
+    colour = plain_inside(card[None])
+    flat = plain_inside(cv2.resize(art, READ_SIZE, interpolation=cv2.INTER_AREA)[None])
+    assert colour is not None and flat is not None
+    assert back_coloured(colour, flat)
