@@ -228,7 +228,7 @@ def card_from_picture(image: np.ndarray, where: str) -> np.ndarray:
     if not quads:
         raise DeckError(
             f"no card found in {where}: expected a flat scan of the card (5:7) or a photo "
-            "of it lying on a table, whole and in focus"
+            "of it lying on a table of another colour, whole and in focus"
         )
     largest = max(quads, key=quad_area)
     return rectify_cards(image, [order_clockwise(largest)])[0]
