@@ -23,17 +23,18 @@ import numpy as np
 BACK_BRIGHTNESS = (0.42, 1.5)
 BACK_TINT = 0.28
 
-# The part of a card the edge finder looks for print in (`detect._INSIDE`: 0.2-0.8 of its
-# width, 0.15-0.85 of its length), and the spread of grey (levels) under which an enrolled
-# back counts as plain there (`plain_inside`): the edge finder's print test asks a step of
-# 3 grey levels on a quiet cloth, 11 or more on a coarse one (`detect.STEP_FACTOR`), and a
-# fine pattern blurs to less on a small card. Measured on the tuning designs (4,100,000+;
-# 26, 51 and 59 of the 120 lie under 8, 14 and 20; the demo deck's back spreads by 52),
-# 3 tables each from 4,650,000 + 10 x design: the 26 faint designs' backs read 333, 350
-# and 354 of 450 (321 with none plain), the 16 other designs between 8 and 14 264 -> 268
-# of 282, the 5 between 14 and 20 80 of 87 either way; readings on 10 empty tables each
-# the same, and on 90 more from 6,100,300 read with each deck that changes 60 -> 56 (8 ->
-# 14) and 19 -> 17 (14 -> 20): read as a plain back's deck, a back must be its colour.
+# The part of a card the edge finder looks for print in (`detect._INSIDE` is a grid over
+# it: 0.2-0.8 of its width, 0.15-0.85 of its length), and the spread of grey (levels)
+# under which an enrolled back counts as plain there (`plain_inside`): the edge finder's
+# print test asks a step of 3 grey levels on a quiet cloth, 11 or more on a coarse one
+# (`detect.STEP_FACTOR`), and a fine pattern blurs to less on a small card. Measured on
+# the tuning designs (4,100,000+; 26, 51 and 59 of the 120 lie under 8, 14 and 20; the
+# demo deck's back spreads by 52), 3 tables each from 4,650,000 + 10 x design: the 26
+# faint designs' backs read 333, 350 and 354 of 450 (321 with none plain), the 16 other
+# designs between 8 and 14 264 -> 268 of 282, the 5 between 14 and 20 80 of 87 either way;
+# readings on 10 empty tables each the same, and on 90 more from 6,100,300 read with each
+# deck that changes 60 -> 56 (8 -> 14) and 19 -> 17 (14 -> 20): read as a plain back's
+# deck, a back must be its colour.
 INSIDE_BOX = (0.2, 0.15, 0.8, 0.85)
 PLAIN_INSIDE = 20.0
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.back_colour import back_coloured
+from companion.vision.back_colour import INSIDE_BOX, back_coloured
 from companion.vision.geometry import order_clockwise
 from companion.vision.side_fit import NEXT, intersections, out_to_card_edges, refine_quads, sample
 from companion.vision.stages import timed
@@ -133,7 +133,10 @@ _BEYOND = np.concatenate(
     [np.linspace(-0.35, -0.1, 8, dtype=np.float32), np.linspace(1.1, 1.35, 8, dtype=np.float32)]
 )
 _INSIDE = np.stack(
-    np.meshgrid(np.linspace(0.2, 0.8, 6), np.linspace(0.15, 0.85, 7)), axis=-1
+    np.meshgrid(
+        np.linspace(INSIDE_BOX[0], INSIDE_BOX[2], 6), np.linspace(INSIDE_BOX[1], INSIDE_BOX[3], 7)
+    ),
+    axis=-1,
 ).reshape(-1, 2)  # (u, v) points inside a quad, away from its margin
 _RING = np.concatenate(
     [
@@ -331,8 +334,8 @@ def _card_shaped_contours(
         plain = ~printed
         if plain_back is not None:
             plain &= _plain_back_inside(small, stacked, plain_back)
-        plain &= _aspects(stacked) >= PLAIN_MIN_ASPECT
-        plain &= _long_sides(stacked) >= PLAIN_MIN_LENGTH * long_side
+        length, width = _extents(stacked)
+        plain &= (length >= PLAIN_MIN_ASPECT * width) & (length >= PLAIN_MIN_LENGTH * long_side)
     keep = (support >= np.array(needed)) & (printed | plain)
     likeness = _likeness_to_surroundings(small, stacked)
     keep &= likeness < np.where(plain, PLAIN_LIKENESS, MAX_LIKENESS)
@@ -429,17 +432,12 @@ def _contrast_support_many(
     return support, one_way
 
 
-def _aspects(quads: np.ndarray) -> np.ndarray:
-    """(M,) each quad's mean long side over its mean short side."""
+def _extents(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(M,) each quad's mean long side and (M,) its mean short side: `geometry.quad_extent`
+    for a batch of quads."""
     sides = np.linalg.norm(quads - quads[:, NEXT], axis=2)  # (M, 4)
-    across, along = sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]
-    return np.maximum(across, along) / np.maximum(np.minimum(across, along), 1e-6)
-
-
-def _long_sides(quads: np.ndarray) -> np.ndarray:
-    """(M,) each quad's mean long side."""
-    sides = np.linalg.norm(quads - quads[:, NEXT], axis=2)  # (M, 4)
-    return np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+    across, along = (sides[:, 0] + sides[:, 2]) / 2, (sides[:, 1] + sides[:, 3]) / 2
+    return np.maximum(across, along), np.minimum(across, along)
 
 
 def _likeness_to_surroundings(small: np.ndarray, quads: np.ndarray) -> np.ndarray:
@@ -491,15 +489,7 @@ def _printed(grey: np.ndarray, quads: np.ndarray, step: float) -> np.ndarray:
     gingham cloth, a tile or a phone's dark screen is plain: the lightness of a grid of
     points inside the quad must spread by more than a step of the table's noise.
     """
-    u = _INSIDE[:, 0][None, :, None]
-    v = _INSIDE[:, 1][None, :, None]
-    q = quads[:, None, :, :]
-    points = (
-        (1 - u) * (1 - v) * q[:, :, 0]
-        + u * (1 - v) * q[:, :, 1]
-        + u * v * q[:, :, 2]
-        + (1 - u) * v * q[:, :, 3]
-    ).astype(np.float32)  # (M, P, 2)
+    points = _points_in(quads, _INSIDE).astype(np.float32)  # (M, P, 2)
     values = sample(grey, points).astype(np.float32)
     return values.std(axis=1) >= PRINT_FACTOR * step
 
