@@ -1,5 +1,6 @@
-"""`companion deck enroll NAME --images DIR`, `companion deck check-back PICTURE` and
-`companion deck list`."""
+"""`companion deck enroll NAME --images DIR` (an animal deck), `companion deck enroll NAME
+--back PICTURE` (a deck of playing cards whose back the camera should know), `companion
+deck check-back PICTURE` and `companion deck list`."""
 
 from __future__ import annotations
 
@@ -18,21 +19,31 @@ if TYPE_CHECKING:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "deck",
-        help="enroll an animal deck from pictures, check that a deck's back is seen face "
-        "down, or list the known decks",
+        help="enroll an animal deck from pictures (or a playing deck's back), check that a "
+        "deck's back is seen face down, or list the known decks",
         description="Decks the camera can read: playing-cards is built in; an animal deck is "
-        "enrolled from one picture of each card 1..5 and of its back.",
+        "enrolled from one picture of each card 1..5 and of its back; a deck of playing "
+        "cards whose back the camera misses (a plain or unusual back) from a picture of "
+        "its back.",
     )
     actions = p.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
     enroll = actions.add_parser(
         "enroll",
         help="learn a deck from pictures",
-        description="DIR holds, for each of 1..5 and back, a picture with that name "
-        "(1.png, back.jpg) or a folder of that name with pictures: flat scans or photos of "
-        "the card lying on a table, at any angle.",
+        description="An animal deck: DIR holds, for each of 1..5 and back, a picture with "
+        "that name (1.png, back.jpg) or a folder of that name with pictures: flat scans or "
+        "photos of the card lying on a table, at any angle. A deck of playing cards: "
+        "--back PICTURE, its faces being read as the built-in deck's.",
     )
     enroll.add_argument("name", metavar="NAME", help="the deck's name, e.g. my-animals")
-    enroll.add_argument("--images", metavar="DIR", required=True, help="folder of pictures")
+    source = enroll.add_mutually_exclusive_group(required=True)
+    source.add_argument("--images", metavar="DIR", help="an animal deck's folder of pictures")
+    source.add_argument(
+        "--back",
+        metavar="PICTURE",
+        help="a deck of playing cards: a picture of its back (a flat scan, or a photo of one "
+        "card lying face down), or a folder of such pictures",
+    )
     enroll.set_defaults(func=_enroll)
     check = actions.add_parser(
         "check-back",
@@ -58,13 +69,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _enroll(args: argparse.Namespace) -> int:
     from companion.vision.back_check import choose_finder
-    from companion.vision.decks import DeckError, enroll, write_profile
+    from companion.vision.decks import DeckError, enroll, enroll_back, write_profile
 
     try:
-        profile = enroll(args.name, args.images)
+        if args.back is not None:
+            profile = enroll_back(args.name, args.back)
+        else:
+            profile = enroll(args.name, args.images)
     except DeckError as err:
         print(f"companion deck enroll: {err}", file=sys.stderr)
         return 2
+    if args.back is not None:
+        return _enrolled_back(profile)
     counts = ", ".join(f"{key}: {len(p)}" for key, p in profile.templates.items())
     print(f"enrolled deck {profile.name!r} ({counts} pictures), saved to {profile.source}")
     if profile.plain_back is not None:
@@ -91,9 +107,26 @@ def _enroll(args: argparse.Namespace) -> int:
     return 0
 
 
+def _enrolled_back(profile: DeckProfile) -> int:
+    """What `deck enroll --back` says: the deck saved, whether its back is plain, how well
+    the camera sees it face down."""
+    count = len(profile.templates["back"])
+    print(
+        f"enrolled the back of playing-card deck {profile.name!r} ({count} picture"
+        f"{'s' if count > 1 else ''}; faces read as playing-cards'), saved to {profile.source}"
+    )
+    if profile.plain_back is not None:
+        print(
+            "its back carries no print inside its margin: the camera also looks for it by "
+            "its colour, on every frame"
+        )
+    _report_back(profile, profile.templates["back"][0])
+    print(f"read it with: companion detect --deck {profile.name} --json IMAGE")
+    return 0
+
+
 def _check_back(args: argparse.Namespace) -> int:
     from companion.vision.decks import (
-        PLAYING_CARDS,
         DeckError,
         card_from_picture,
         load_deck,
@@ -104,7 +137,7 @@ def _check_back(args: argparse.Namespace) -> int:
         deck = load_deck(args.deck)
         if args.picture is not None:
             back = card_from_picture(read_picture(args.picture), args.picture)
-        elif deck.kind == PLAYING_CARDS:
+        elif "back" not in deck.templates:
             raise DeckError(
                 f"{deck.name} is built in, with no back enrolled: give a picture of the back "
                 "(a flat scan, or a photo of one card lying face down)"
@@ -134,7 +167,16 @@ def _print_back_check(result: BackCheck) -> None:
 
 def _warn_unless_enough(deck: DeckProfile, result: BackCheck) -> None:
     """Where `result` says the camera misses `deck`'s face-down cards: what to do."""
-    if not result.enough:
+    from companion.vision.decks import PLAYING_CARDS
+
+    if not result.enough and deck.kind == PLAYING_CARDS and "back" not in deck.templates:
+        print(
+            "warning: the camera may miss this deck's face-down cards: a card it does not "
+            "see is a card nobody played. Enroll this back, and play with that deck: "
+            "companion deck enroll my-deck --back PICTURE, then --deck my-deck.",
+            file=sys.stderr,
+        )
+    elif not result.enough:
         print(
             "warning: the camera may miss this deck's face-down cards (plain or faint backs "
             "are hard for it): a card it does not see is a card nobody played. Before a game, "
@@ -151,7 +193,10 @@ def _list(args: argparse.Namespace) -> int:
     decks = list_decks()
     width = max(len(d.name) for d in decks)
     for deck in decks:
-        note = _profile_note(deck.name) if deck.kind == "enrolled" else ""
+        if deck.kind == "enrolled":
+            note = _profile_note(deck.name)
+        else:
+            note = "" if deck.where == "built in" else "  (its back enrolled)"
         print(f"{deck.name:<{width}}  {deck.kind:<13}  {deck.where}{note}")
     return 0
 

@@ -32,6 +32,9 @@ Figures (targets from issue 3):
   patterned, with or without a white margin), scored as the card scenes are, with the
   face-down cards read as backs counted apart: a back never seen must still be a card
   played.
+- with `--own-backs N`: the first N of those tables, each read by the playing deck with
+  that table's back enrolled (`companion deck enroll NAME --back PICTURE`, from the flat
+  picture of the back), and `OWN_BACK_EMPTY` empty tables per table read with that deck.
 - with `--enrolled-backs N`: N held-out tables of the demo animal deck's faces, the deck
   enrolled with a back design never trained on, one design per `ENROLLED_TABLES` tables,
   its finder net chosen by the back check as `companion deck enroll` chooses it
@@ -91,6 +94,10 @@ FAINT_TABLES = 3
 FAINT_TABLE_SEED = 5_970_000
 FAINT_EMPTY = 10
 FAINT_EMPTY_SEED = EMPTY_SEED + 500
+# A playing deck's own back enrolled (`--own-backs`): the tables of --designed-backs, and
+# OWN_BACK_EMPTY empty tables per table from OWN_BACK_EMPTY_SEED.
+OWN_BACK_EMPTY = 2
+OWN_BACK_EMPTY_SEED = EMPTY_SEED + 1_000
 # Heaps: a third each of webcam frames and of phone photos either way up, cards this long.
 HEAP_SIZES = ((1280, 720), (504, 378), (378, 504))
 HEAP_LENGTHS = {(1280, 720): (150.0, 400.0)}
@@ -133,6 +140,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="playing-card tables whose backs are designs never trained on (0: none)",
     )
     parser.add_argument(
+        "--own-backs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the first N of those tables, each read with its deck's back enrolled (0)",
+    )
+    parser.add_argument(
         "--enrolled-backs",
         type=int,
         default=0,
@@ -166,7 +180,15 @@ def main(args: argparse.Namespace) -> int:
     import cv2
 
     cv2.setNumThreads(1)  # one-core figures (the reader's onnxruntime uses one thread)
-    for name in ("scenes", "empty", "heaps", "designed_backs", "enrolled_backs", "faint_backs"):
+    for name in (
+        "scenes",
+        "empty",
+        "heaps",
+        "designed_backs",
+        "own_backs",
+        "enrolled_backs",
+        "faint_backs",
+    ):
         if getattr(args, name) < 0:
             option = name.replace("_", "-")
             print(f"companion bench vision: --{option} must be 0 or more", file=sys.stderr)
@@ -223,6 +245,10 @@ def main(args: argparse.Namespace) -> int:
         for image, truths in designed_back_scenes(args.designed_backs, DESIGN_SEED):
             designed.add_scene(*timed_read("playing-cards", image, [], args.finder), truths)
         figures["tables of backs never seen"] = designed.summary()
+    if args.own_backs:
+        figures["the same, each deck's back enrolled"] = own_back_figures(
+            args.own_backs, args.finder
+        )
     if args.enrolled_backs:
         figures["an enrolled deck, backs never seen"] = enrolled_back_figures(
             args.enrolled_backs, args.finder
@@ -294,6 +320,12 @@ def heap_scenes(count: int, first_seed: int) -> Iterator[tuple[np.ndarray, list]
 def designed_back_scenes(count: int, first_seed: int) -> Iterator[tuple[np.ndarray, list]]:
     """`count` 1280x720 tables of 15 playing cards, most face down, each scene's deck with
     a procedural back design of its own (`random_scene(..., designed_backs=1.0)`)."""
+    for image, truths, _ in _designed_back_tables(count, first_seed):
+        yield image, truths
+
+
+def _designed_back_tables(count: int, first_seed: int) -> Iterator[tuple[np.ndarray, list, str]]:
+    """`designed_back_scenes`, with each table's back style (``"design-N"``)."""
     from companion.vision.synth import random_scene, render_scene
 
     for index in range(count):
@@ -306,7 +338,36 @@ def designed_back_scenes(count: int, first_seed: int) -> Iterator[tuple[np.ndarr
             face_up_rate=DESIGN_FACE_UP_RATE,
             designed_backs=1.0,
         )
-        yield render_scene(spec)
+        yield *render_scene(spec), str(spec.cards[0].back)
+
+
+def own_back_figures(count: int, finder: str = "both") -> dict[str, object]:
+    """The first `count` tables of `designed_back_scenes`, each read by the playing deck
+    with that table's back enrolled (`decks.enroll_back`, from its flat picture), scored
+    as the card scenes are; and OWN_BACK_EMPTY empty tables per table read with that deck."""
+    from companion.vision.decks import PLAYING_CARDS, DeckProfile
+    from companion.vision.features import READ_SIZE
+    from companion.vision.pipeline import CardPipeline
+    from companion.vision.synth.art import card_back
+
+    tally, counts = Tally(), Counter()
+    for index, (image, truths, style) in enumerate(_designed_back_tables(count, DESIGN_SEED)):
+        art = np.asarray(card_back("playing-cards", style))
+        back = cv2.resize(art, READ_SIZE, interpolation=cv2.INTER_AREA)  # as enrolled
+        deck = DeckProfile(style, PLAYING_CARDS, {"back": back[None]}, "benchmark")
+        pipeline = CardPipeline(deck, finder=finder)
+        counts["plain backs"] += deck.plain_back is not None
+        tally.add_scene(pipeline.read(image), [], truths)
+        first_empty = OWN_BACK_EMPTY_SEED + OWN_BACK_EMPTY * index
+        for empty, _ in empty_tables(OWN_BACK_EMPTY, first_empty):
+            counts["empty tables"] += 1
+            counts["readings on empty tables"] += len(pipeline.read(empty))
+    empty, readings = counts["empty tables"], counts["readings on empty tables"]
+    return {
+        **tally.summary(),
+        "decks whose back is plain inside": f"{counts['plain backs']} of {count}",
+        "readings on empty tables": f"{readings} on {empty}",
+    }
 
 
 def enrolled_back_figures(count: int, finder: str = "both") -> dict[str, object]:

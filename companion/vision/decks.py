@@ -3,7 +3,10 @@
 `playing-cards` is built in: its cards are read from their corner indices by a model that
 needs no pictures. Animal decks differ from edition to edition, so they are *enrolled*:
 one picture of each card 1..5 and of the back, rectified to the reader's card size, is
-kept as the deck's templates (`companion deck enroll NAME --images DIR`).
+kept as the deck's templates (`companion deck enroll NAME --images DIR`). A deck of
+playing cards may have its back enrolled too (`companion deck enroll NAME --back
+PICTURE`): its faces are read as the built-in deck's, and a plain or unusual back that
+the readers never learned is read by its picture (`read.CardReader`).
 
 A profile is one `.npz` file: the rectified pictures per card plus a small JSON header.
 Pictures rather than descriptors are stored, so that a better matcher later reads old
@@ -44,6 +47,13 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _FLAT_ASPECT = (1.36, 1.45)
 
 DeckKind = Literal["playing-cards", "enrolled"]
+DECK_KINDS: tuple[DeckKind, ...] = ("playing-cards", "enrolled")
+
+
+def profile_keys(kind: DeckKind) -> tuple[str, ...]:
+    """The cards a profile of `kind` holds pictures of: every card of an animal deck, the
+    back alone of a deck of playing cards."""
+    return ("back",) if kind == PLAYING_CARDS else CARD_KEYS
 
 
 class DeckError(ValueError):
@@ -56,7 +66,8 @@ class DeckProfile:
 
     `templates` maps each of CARD_KEYS to its enrolled pictures, (n, H, W, 3) uint8 BGR
     rectified to `features.READ_SIZE` (upright or upside down: the reader tries both);
-    it is empty for the built-in playing cards.
+    it is empty for the built-in playing cards, and holds only "back" for a deck of
+    playing cards whose back was enrolled (`enroll_back`).
 
     `any_backs`: this enrolled deck's frames are seen by the finder net that learned backs
     of any design (`segment.frame_model`: `segment.ENROLLED_BACKS_MODEL`), because the
@@ -72,10 +83,10 @@ class DeckProfile:
 
     @cached_property
     def plain_back(self) -> np.ndarray | None:
-        """The mean BGR of this enrolled deck's back inside its margin where it carries no
+        """The mean BGR of this deck's enrolled back inside its margin where it carries no
         print there (`back_colour.plain_inside`): the edge finder then takes blank quads
-        of that colour for cards too. None for the playing cards and most backs."""
-        if self.kind == PLAYING_CARDS or "back" not in self.templates:
+        of that colour for cards too. None without an enrolled back, and for most backs."""
+        if "back" not in self.templates:
             return None
         return plain_inside(self.templates["back"])
 
@@ -120,8 +131,17 @@ def list_decks(decks_dir: Path | None = None) -> list[DeckInfo]:
     found += [DeckInfo(n, "enrolled", "shipped") for n in _shipped_names()]
     folder = decks_dir or user_decks_dir()
     if folder.is_dir():
-        found += [DeckInfo(p.stem, "enrolled", str(p)) for p in sorted(folder.glob("*.npz"))]
+        found += [DeckInfo(p.stem, _kind_of(p), str(p)) for p in sorted(folder.glob("*.npz"))]
     return found
+
+
+def _kind_of(path: Path) -> DeckKind:
+    """The kind a profile file says it is; "enrolled" where it cannot be read (loading it
+    then says what is wrong)."""
+    try:
+        return read_profile(path).kind
+    except DeckError:
+        return "enrolled"
 
 
 def load_deck(name: str, decks_dir: Path | None = None) -> DeckProfile:
@@ -148,7 +168,11 @@ def read_profile(path: Path) -> DeckProfile:
     try:
         with np.load(path, allow_pickle=False) as data:
             header = json.loads(bytes(data["header"]).decode("utf-8"))
-            templates = {key: np.array(data[f"card_{key}"]) for key in CARD_KEYS}
+            # absent from profiles written before 2026-12-02: all were animal decks
+            kind = header.get("kind", "enrolled")
+            if kind not in DECK_KINDS:
+                raise ValueError(f"kind {kind!r}, expected one of {', '.join(DECK_KINDS)}")
+            templates = {key: np.array(data[f"card_{key}"]) for key in profile_keys(kind)}
     except (OSError, KeyError, ValueError) as err:
         raise DeckError(
             f"deck profile {path} is unreadable ({err}): enroll the deck again"
@@ -172,7 +196,7 @@ def read_profile(path: Path) -> DeckProfile:
             f"deck profile {path}: any_backs is {any_backs!r}, expected true or false: "
             "enroll the deck again"
         )
-    return DeckProfile(str(header["name"]), "enrolled", templates, str(path), any_backs)
+    return DeckProfile(str(header["name"]), kind, templates, str(path), any_backs)
 
 
 def write_profile(profile: DeckProfile, path: Path) -> None:
@@ -183,8 +207,12 @@ def write_profile(profile: DeckProfile, path: Path) -> None:
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "card_size": list(READ_SIZE),
         "any_backs": profile.any_backs,
+        "kind": profile.kind,
     }
-    arrays = {f"card_{key}": np.asarray(profile.templates[key], np.uint8) for key in CARD_KEYS}
+    arrays = {
+        f"card_{key}": np.asarray(profile.templates[key], np.uint8)
+        for key in profile_keys(profile.kind)
+    }
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".partial.npz")
     np.savez_compressed(
@@ -271,5 +299,30 @@ def enroll(name: str, images_dir: Path | str, decks_dir: Path | None = None) -> 
     }
     path = (decks_dir or user_decks_dir()) / f"{name}.npz"
     profile = DeckProfile(name, "enrolled", templates, str(path))
+    write_profile(profile, path)
+    return profile
+
+
+def enroll_back(name: str, pictures: Path | str, decks_dir: Path | None = None) -> DeckProfile:
+    """Learn the back of a deck of playing cards from a picture of it (or a folder of
+    pictures), and save it as deck `name`. Its faces are read as the built-in deck's;
+    its back, by its picture too, where the readers, which learned common backs, see no
+    card (a plain or unusual back). Returns the saved profile."""
+    check_name(name)
+    pictures = Path(pictures)
+    if pictures.is_dir():
+        paths = sorted(
+            p for p in pictures.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES
+        )
+        if not paths:
+            raise DeckError(
+                f"no pictures in {pictures}: expected a picture of the back "
+                f"({'/'.join(IMAGE_SUFFIXES)}), or a folder of them"
+            )
+    else:
+        paths = [pictures]
+    backs = np.stack([card_from_picture(read_picture(p), str(p)) for p in paths])
+    path = (decks_dir or user_decks_dir()) / f"{name}.npz"
+    profile = DeckProfile(name, PLAYING_CARDS, {"back": backs}, str(path))
     write_profile(profile, path)
     return profile

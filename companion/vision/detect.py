@@ -11,7 +11,9 @@ of the table, so this finder works on the edge map of a copy downscaled to
    filled, of card size and aspect, its sides refitted to the contour's pixels; and,
    where cards touch or overlap and their outlines merged (or an outline broke up on a
    coarse carpet), parallelograms spanned by two long straight runs meeting at a corner
-   of a larger contour, their sides then moved onto the nearest edges;
+   of a larger contour, their sides then moved onto the nearest edges; and, for a deck
+   whose back is plain inside its margin, the card-shaped blobs of that back's colour,
+   which show no outline where the back is as light as the table (`colour_blobs.py`);
 3. checks that reject what is not a card: the outline must stand out of the table all
    around with one sign per side (contrast support, tolerant of gaps), the inside must
    carry print (or, for an enrolled deck whose back is plain inside its margin, be that
@@ -41,6 +43,7 @@ import cv2
 import numpy as np
 
 from companion.vision.back_colour import INSIDE_BOX, back_coloured
+from companion.vision.colour_blobs import back_coloured_quads
 from companion.vision.geometry import order_clockwise
 from companion.vision.side_fit import NEXT, intersections, out_to_card_edges, refine_quads, sample
 from companion.vision.stages import timed
@@ -192,6 +195,8 @@ def find_cards(
     # (a 3x3 Sobel sums about 8 times the step it sees).
     step = max(MIN_STEP, STEP_FACTOR * floor / 8)
     candidates = _card_shaped_contours(small, grey_small, edges, step, plain_back, any_plain)
+    if plain_back is not None:
+        candidates += _colour_candidates(small, edges, plain_back)
     if plain_only:
         candidates = [c for c in candidates if c.plain]
     kept = _resolve_overlaps(candidates)
@@ -492,6 +497,20 @@ def _printed(grey: np.ndarray, quads: np.ndarray, step: float) -> np.ndarray:
     points = _points_in(quads, _INSIDE).astype(np.float32)  # (M, P, 2)
     values = sample(grey, points).astype(np.float32)
     return values.std(axis=1) >= PRINT_FACTOR * step
+
+
+def _colour_candidates(small: np.ndarray, edges: np.ndarray, back: np.ndarray) -> list[_Candidate]:
+    """The blobs of a plain back's colour (`colour_blobs.back_coloured_quads`) in `small`
+    that share little of their colours with the band around them (`PLAIN_LIKENESS`) and
+    are no cell of a grid in the edge map `edges` (a gingham's cells of the back's colour
+    are card-shaped blobs too), as plain candidates: backs as light as the table, whose
+    outline the edge map misses."""
+    quads = back_coloured_quads(small, back, PLAIN_MIN_LENGTH * max(small.shape[:2]))
+    if not len(quads):
+        return []
+    keep = _likeness_to_surroundings(small, quads) < PLAIN_LIKENESS
+    keep &= ~_grid_cells(cv2.dilate(edges, _CROSS), quads)
+    return [_Candidate(quad, _area(quad), 1.0, plain=True) for quad in quads[keep]]
 
 
 def _plain_back_inside(small: np.ndarray, quads: np.ndarray, back: np.ndarray) -> np.ndarray:

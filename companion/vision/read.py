@@ -9,7 +9,9 @@ or upside down) and reads all of them with one batched call per model:
   face warped to 40x56, whose pips still count where a small or blurred index no longer
   reads; `playing_views.py` weighs the three views into one reading. A card seen by one
   corner index alone (`read_index`) is read by a third, the corner reader fine-tuned on
-  the patches the index finder's hits cut (`index_reader.onnx`).
+  the patches the index finder's hits cut (`index_reader.onnx`). A playing deck whose
+  back was enrolled (`decks.enroll_back`) also reads the quads those readers see no card
+  in as that back, by its picture (`_read_own_back`).
 - an enrolled deck: a small ONNX CNN embeds each whole card; the embeddings of the deck's
   enrolled pictures (both ways up) are computed once; the nearest enrolled card wins only
   when it is near enough and clearly nearer than any other card of the deck, and a quad
@@ -32,6 +34,7 @@ import numpy as np
 from .back_colour import back_coloured, tint_and_gain
 from .confidence import DOUBT, confidence_of
 from .decks import ANIMAL_NAMES, CARD_KEYS, PLAYING_CARDS, SHIPPED_DIR, DeckProfile
+from .detect import PLAIN_MIN_ASPECT, PLAIN_MIN_LENGTH
 from .features import (
     READ_SIZE,
     corner_views,
@@ -46,7 +49,7 @@ from .features import (
     whole_views,
     whole_views_of,
 )
-from .geometry import order_clockwise
+from .geometry import order_clockwise, quad_extent
 from .onnx_models import model_session
 from .playing_views import (
     BACK_CLASS,
@@ -146,6 +149,10 @@ FAINT_BACK = 0.1
 SMALL_BACK_LENGTHS = (64, 90, 128)
 SMALL_BACK_BLURS = (0.5, 1.0)
 SMALL_BACK_NOISE = 3.0
+# A playing deck's own enrolled back is looked for in the quads the readers read as no
+# card, or as a face or back under this confidence (`CardReader._read_own_back`): a
+# 6..King or a back they read from 0.5 stands as read.
+OWN_BACK_OPEN = 0.5
 # The scales about its corner at which an index patch is read (`read_index`; why:
 # playing_views.INDEX_RANK).
 INDEX_SCALES = (1.0, 0.9, 1.1)
@@ -174,12 +181,20 @@ class CardReader:
 
     def __init__(self, deck: DeckProfile) -> None:
         self.deck = deck
+        # A playing deck's own back, enrolled (`_read_own_back`): its pictures' embeddings.
+        self._own_back: np.ndarray | None = None
         if deck.kind == PLAYING_CARDS:
             self._session = model_session(PLAYING_MODEL)
             self._whole = model_session(WHOLE_MODEL)
             self._index = model_session(INDEX_MODEL)
+            if "back" in deck.templates:
+                self._embedder = model_session(EMBED_MODEL)
+                backs = _as_seen(np.asarray(deck.templates["back"]))
+                self._own_back = self._embed(np.concatenate([backs, turned(backs)]))
+                self._back_floor = _print_floor(deck.templates["back"])
+                self._colours = {"back": _mean_colour(deck.templates["back"])}
         else:
-            self._session = model_session(EMBED_MODEL)
+            self._embedder = model_session(EMBED_MODEL)
             self._templates, self._template_keys = self._template_matrix(deck)
             # the print a quad read as the back must carry (`_print_floor`)
             self._back_floor = _print_floor(deck.templates["back"])
@@ -202,7 +217,8 @@ class CardReader:
             readings = self._read_playing(
                 corner_views_of(image, ordered), whole_views_of(image, ordered), ordered
             )
-            return self._retry_sideways(image, ordered, readings)
+            readings = self._retry_sideways(image, ordered, readings)
+            return self._read_own_back(image, ordered, readings)
         readings = self._read_enrolled(rectify_cards(image, ordered), ordered)
         return self._retry_enrolled_sideways(image, ordered, readings)
 
@@ -235,6 +251,48 @@ class CardReader:
                 reading.label == OTHER and reading.confidence >= SIDEWAYS_FACE
             ):
                 out[i] = reading
+        return out
+
+    def _read_own_back(
+        self, image: np.ndarray, quads: list[np.ndarray], readings: list[CardReading]
+    ) -> list[CardReading]:
+        """A playing deck's quads that read no card the readers stand by (no face, nor a
+        back from OWN_BACK_OPEN), read as the deck's own enrolled back where like it.
+
+        Why: the corner and whole readers learned the usual backs and many drawn designs,
+        and read a plain or unusual back as no card at all. Like the enrolled decks' back,
+        a quad is that back where its embedding lies within MIN_SIMILARITY of one of the
+        back's pictures (confidence 1 from SURE_SIMILARITY), it carries the back's print
+        (`_print_floor`) and it is the back's colour under the table's light
+        (`back_colour.back_coloured`: a phone or a note can be likened to a plain back).
+        A back plain inside its margin (`DeckProfile.plain_back`) is read only on a quad
+        of a card's shape and size as the edge finder's plain quads are, no square
+        (`detect.PLAIN_MIN_ASPECT`) and `detect.PLAIN_MIN_LENGTH` of the picture long: the
+        parts of a phone's dark screen that a glare cuts are as plain."""
+        if self._own_back is None:
+            return readings
+        plain = self.deck.plain_back is not None
+        floor = PLAIN_MIN_LENGTH * max(image.shape[:2])
+        open_ = [
+            i
+            for i, r in enumerate(readings)
+            if r.rank is None
+            and (r.label == NOT_A_CARD or r.confidence < OWN_BACK_OPEN)
+            and not (plain and not _plain_card_shaped(quads[i], floor))
+        ]
+        if not open_:
+            return readings
+        cards = rectify_cards(image, [quads[i] for i in open_])
+        batch = embed_input(cards)
+        spread = print_spread(batch)
+        similarity = (self._embed_input(batch) @ self._own_back.T).max(axis=1)
+        coloured = _back_coloured(cards, self._colours["back"])
+        out = list(readings)
+        for j, i in enumerate(open_):
+            if similarity[j] < MIN_SIMILARITY or spread[j] < self._back_floor or not coloured[j]:
+                continue
+            confidence = confidence_of((float(similarity[j]), MIN_SIMILARITY, SURE_SIMILARITY))
+            out[i] = CardReading(quads[i], "down", None, None, "back", confidence)
         return out
 
     def _retry_enrolled_sideways(
@@ -342,16 +400,13 @@ class CardReader:
     @timed("reader nets")
     def _embed_input(self, batch: np.ndarray) -> np.ndarray:
         """Unit embeddings of cards already in `features.embed_input` form: (N, D)."""
-        return self._session.run(None, {"cards": batch})[0]
+        return self._embedder.run(None, {"cards": batch})[0]
 
     def _template_matrix(self, deck: DeckProfile) -> tuple[np.ndarray, np.ndarray]:
         """Embeddings of every enrolled picture both ways up (a faint back's small views too:
         FAINT_BACK), with each row's card key."""
         pictures = [np.asarray(deck.templates[key]) for key in CARD_KEYS]
-        backs = pictures[CARD_KEYS.index("back")]
-        faint = print_spread(embed_input(backs)) < FAINT_BACK
-        if faint.any():
-            pictures[CARD_KEYS.index("back")] = np.concatenate([backs, _small_views(backs[faint])])
+        pictures[CARD_KEYS.index("back")] = _as_seen(pictures[CARD_KEYS.index("back")])
         keys = np.array([key for key, p in zip(CARD_KEYS, pictures, strict=True) for _ in p])
         every = np.concatenate(pictures)
         both = np.concatenate([every, turned(every)])
@@ -409,6 +464,15 @@ class CardReader:
         return out
 
 
+def _as_seen(backs: np.ndarray) -> np.ndarray:
+    """An enrolled back's pictures (N, H, W, 3), with those of a faint one (FAINT_BACK) as
+    the camera sees it small too (`_small_views`)."""
+    faint = print_spread(embed_input(backs)) < FAINT_BACK
+    if not faint.any():
+        return backs
+    return np.concatenate([backs, _small_views(backs[faint])])
+
+
 def _small_views(pictures: np.ndarray) -> np.ndarray:
     """Each READ_SIZE picture as a small card on the table shows it (FAINT_BACK): shrunk to
     each of SMALL_BACK_LENGTHS, blurred by each of SMALL_BACK_BLURS, with sensor noise, and
@@ -458,6 +522,13 @@ def _sideways(
         if reading.label in labels and _squarish(quad)
     ]
     return retry, [np.roll(quads[i], 1, axis=0) for i in retry]
+
+
+def _plain_card_shaped(quad: np.ndarray, floor: float) -> bool:
+    """Whether a quad is shaped as the edge finder's plain quads must be: its long sides
+    `detect.PLAIN_MIN_ASPECT` times its short ones, and `floor` pixels long or longer."""
+    length, width = max(quad_extent(quad)), min(quad_extent(quad))
+    return length >= PLAIN_MIN_ASPECT * width and length >= floor
 
 
 def _squarish(quad: np.ndarray) -> bool:

@@ -54,6 +54,22 @@ def test_vision_bench_scores_tables_of_backs_never_seen(capsys):
     assert "--designed-backs must be 0 or more" in capsys.readouterr().err
 
 
+def test_vision_bench_scores_tables_of_backs_never_seen_with_their_back_enrolled(capsys):
+    """The first table of --designed-backs, read with its back enrolled, and
+    OWN_BACK_EMPTY empty tables read with that deck."""
+    from companion.vision.bench import OWN_BACK_EMPTY, OWN_BACK_EMPTY_SEED
+
+    only_own = ["--deck", "playing-cards", "--scenes", "0", "--empty", "0"]
+    status = main(["bench", "vision", *only_own, "--own-backs", "1", "--json"])
+    own = json.loads(capsys.readouterr().out)["the same, each deck's back enrolled"]
+    assert status == 0 and own["images"] == 1
+    assert own["decks whose back is plain inside"] in ("0 of 1", "1 of 1")
+    assert own["readings on empty tables"].endswith(f" on {OWN_BACK_EMPTY}")
+    assert EMPTY_SEED + 100 < OWN_BACK_EMPTY_SEED  # apart from --empty's own 100 tables
+    assert main(["bench", "vision", "--own-backs", "-1"]) == 2
+    assert "--own-backs must be 0 or more" in capsys.readouterr().err
+
+
 def test_vision_bench_scores_an_enrolled_deck_with_a_back_never_seen(capsys):
     """One design (its deck enrolled with that back and its finder net chosen by the back
     check), two tables of it and two empty ones."""

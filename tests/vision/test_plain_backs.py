@@ -13,6 +13,7 @@ import pytest
 
 from companion.vision import back_colour
 from companion.vision.back_colour import back_coloured, plain_inside
+from companion.vision.colour_blobs import back_coloured_quads
 from companion.vision.decks import DeckProfile, card_from_picture, load_deck
 from companion.vision.detect import find_cards
 from companion.vision.features import READ_SIZE
@@ -150,3 +151,47 @@ def test_a_plain_back_is_enrolled_from_a_photo_of_it_on_a_table() -> None:
     flat = plain_inside(cv2.resize(art, READ_SIZE, interpolation=cv2.INTER_AREA)[None])
     assert colour is not None and flat is not None
     assert back_coloured(colour, flat)
+
+
+def _wood_with_backs(quads: list[np.ndarray]) -> np.ndarray:
+    """A beige, grainy table with a grey back (as light as the table) filling each quad."""
+    rng = np.random.default_rng(3)
+    table = np.empty((720, 1280, 3), np.float32)
+    table[:] = (120, 150, 175)  # BGR beige, grey 153
+    table += rng.normal(0, 6, table.shape)
+    for quad in quads:
+        cv2.fillConvexPoly(table, np.int32(quad), (152, 153, 154))
+    return np.clip(table, 0, 255).astype(np.uint8)
+
+
+def test_backs_as_light_as_the_table_are_found_by_their_colour() -> None:
+    """Grey backs on a beige table of the same lightness show the edge map no outline:
+    told the back's colour, the edge finder finds the two card-shaped ones by it
+    (`colour_blobs`), not the square patch of that grey, and nothing on the bare table."""
+    card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    turned = cv2.boxPoints(((900, 400), (90, 126), 30)).astype(np.float32)
+    backs = [card + np.float32([200, 200]), turned]
+    square = card * np.float32([1, 100 / 140]) + np.float32([500, 500])
+    image = _wood_with_backs([*backs, square])
+    grey = np.float32([152, 153, 154])
+    assert find_cards(image) == []
+    found = find_cards(image, grey)
+    assert len(found) == 2
+    assert all(any(quad_iou(q, b) > 0.85 for q in found) for b in backs)
+    assert find_cards(_wood_with_backs([]), grey) == []
+
+
+def test_a_cloth_printed_in_the_backs_colour_gives_no_blobs() -> None:
+    """A check of grey and beige cells shaped as cards, more of them than a table holds
+    cards (`colour_blobs.BLOB_MOST`): the cloth's print, not backs."""
+    cell = np.float32([[0, 0], [70, 0], [70, 100], [0, 100]])
+    image = _wood_with_backs([])
+    for row in range(0, 720, 150):
+        for column in range(0, 1280, 110):
+            if (row // 150 + column // 110) % 2 == 0:
+                placed = cell + np.float32([column, row])
+                cv2.fillConvexPoly(image, np.int32(placed), (152, 153, 154))
+    grey = np.float32([152, 153, 154])
+    assert len(back_coloured_quads(image, grey, 64)) == 0
+    one = _wood_with_backs([cell + np.float32([300, 300])])
+    assert len(back_coloured_quads(one, grey, 64)) == 1

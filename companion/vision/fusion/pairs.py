@@ -84,9 +84,13 @@ def _sure_halves(
     both read a face so (a back's pattern fills any part of it: two parts of one back read
     as two backs); None where none does."""
     enrolled = reader.deck.kind != PLAYING_CARDS
+    # any part of a back plain inside its margin looks like the whole back
+    plain = reader.deck.plain_back is not None
     for quad in quads:
         pair = read_at(image, reader, halves(quad), [0, 1], known)
-        if all(moved_stands(r, enrolled) for r in pair.values()):
+        if all(
+            moved_stands(r, enrolled) and not (plain and r.face == "down") for r in pair.values()
+        ):
             return [pair[0], pair[1]]
         ends = fanned_ends(quad)
         if ends is None:
