@@ -21,6 +21,14 @@ from companion.vision.bench import (
 from companion.vision.types import CardReading
 
 
+def _only(capsys, deck: str, option: str, count: int) -> dict:
+    """The figures of `companion bench vision --json` run on `count` of `option`'s tables
+    of `deck` alone (no card scenes, no empty tables)."""
+    only = ["--deck", deck, "--scenes", "0", "--empty", "0", option, str(count), "--json"]
+    assert main(["bench", "vision", *only]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
 def test_vision_bench_prints_every_figure(capsys):
     status = main(
         ["bench", "vision", "--deck", "animals", "--scenes", "1", "--empty", "1", "--json"]
@@ -34,19 +42,16 @@ def test_vision_bench_prints_every_figure(capsys):
 
 
 def test_vision_bench_scores_close_up_heaps(capsys):
-    only_heaps = ["--deck", "playing-cards", "--scenes", "0", "--empty", "0", "--heaps", "2"]
-    status = main(["bench", "vision", *only_heaps, "--json"])
-    heaps = json.loads(capsys.readouterr().out)["close-up heaps"]
-    assert status == 0 and heaps["images"] == 2
+    heaps = _only(capsys, "playing-cards", "--heaps", 2)["close-up heaps"]
+    assert heaps["images"] == 2
     assert heaps["faces with an index in sight"] > 0
     assert HELD_OUT_SEED < HEAP_SEED < EMPTY_SEED  # held out, apart from the other scenes
 
 
 def test_vision_bench_scores_tables_of_backs_never_seen(capsys):
-    only_designed = ["--deck", "playing-cards", "--scenes", "0", "--empty", "0"]
-    status = main(["bench", "vision", *only_designed, "--designed-backs", "1", "--json"])
-    designed = json.loads(capsys.readouterr().out)["tables of backs never seen"]
-    assert status == 0 and designed["images"] == 1
+    designed = _only(capsys, "playing-cards", "--designed-backs", 1)
+    designed = designed["tables of backs never seen"]
+    assert designed["images"] == 1
     read, of = designed["face-down cards read as backs"].split(" of ")
     assert int(of) > 0 and 0 <= int(read) <= int(of)
     assert HEAP_SEED < DESIGN_SEED < EMPTY_SEED
@@ -59,10 +64,8 @@ def test_vision_bench_scores_tables_of_backs_never_seen_with_their_back_enrolled
     OWN_BACK_EMPTY empty tables read with that deck."""
     from companion.vision.bench import OWN_BACK_EMPTY, OWN_BACK_EMPTY_SEED
 
-    only_own = ["--deck", "playing-cards", "--scenes", "0", "--empty", "0"]
-    status = main(["bench", "vision", *only_own, "--own-backs", "1", "--json"])
-    own = json.loads(capsys.readouterr().out)["the same, each deck's back enrolled"]
-    assert status == 0 and own["images"] == 1
+    own = _only(capsys, "playing-cards", "--own-backs", 1)["the same, each deck's back enrolled"]
+    assert own["images"] == 1
     assert own["decks whose back is plain inside"] in ("0 of 1", "1 of 1")
     assert own["readings on empty tables"].endswith(f" on {OWN_BACK_EMPTY}")
     assert EMPTY_SEED + 100 < OWN_BACK_EMPTY_SEED  # apart from --empty's own 100 tables
@@ -73,10 +76,9 @@ def test_vision_bench_scores_tables_of_backs_never_seen_with_their_back_enrolled
 def test_vision_bench_scores_an_enrolled_deck_with_a_back_never_seen(capsys):
     """One design (its deck enrolled with that back and its finder net chosen by the back
     check), two tables of it and two empty ones."""
-    only_enrolled = ["--deck", "animals", "--scenes", "0", "--empty", "0"]
-    status = main(["bench", "vision", *only_enrolled, "--enrolled-backs", "2", "--json"])
-    enrolled = json.loads(capsys.readouterr().out)["an enrolled deck, backs never seen"]
-    assert status == 0 and enrolled["images"] == 2
+    enrolled = _only(capsys, "animals", "--enrolled-backs", 2)
+    enrolled = enrolled["an enrolled deck, backs never seen"]
+    assert enrolled["images"] == 2
     assert enrolled["decks seen by the net for backs of any design"] in ("0 of 1", "1 of 1")
     assert enrolled["readings on empty tables"].endswith(" on 2")
     assert DESIGN_SEED < ENROLLED_BACK_SEED < EMPTY_SEED
@@ -88,10 +90,9 @@ def test_vision_bench_scores_an_enrolled_deck_with_a_faint_back_never_seen(capsy
     FAINT_EMPTY empty tables read with its deck."""
     from companion.vision.bench import FAINT_BACK_SEED, FAINT_EMPTY
 
-    only_faint = ["--deck", "animals", "--scenes", "0", "--empty", "0"]
-    status = main(["bench", "vision", *only_faint, "--faint-backs", "2", "--json"])
-    faint = json.loads(capsys.readouterr().out)["an enrolled deck, faint backs never seen"]
-    assert status == 0 and faint["images"] == 2
+    faint = _only(capsys, "animals", "--faint-backs", 2)
+    faint = faint["an enrolled deck, faint backs never seen"]
+    assert faint["images"] == 2
     assert faint["decks seen by the net for backs of any design"] in ("0 of 1", "1 of 1")
     assert faint["readings on empty tables"].endswith(f" on {FAINT_EMPTY}")
     assert ENROLLED_BACK_SEED + 20 <= FAINT_BACK_SEED < EMPTY_SEED
