@@ -52,7 +52,8 @@ the benchmark only ever renders seeds from `HELD_OUT_SEED` on (card scenes) and 
 `HEAP_SEED` (the tuning heaps of models/README.md start at 3,100,000), tables of designed
 backs from `DESIGN_SEED`, enrolled decks' backs and their tables from
 `ENROLLED_BACK_SEED`, faint ones from `FAINT_BACK_SEED` and their tables from
-`FAINT_TABLE_SEED`. The back check of a deck's own back (`vision/back_check.py`)
+`FAINT_TABLE_SEED`, the empty tables read with a playing deck's own back from
+`OWN_BACK_EMPTY_SEED`. The back check of a deck's own back (`vision/back_check.py`)
 renders its tables from `back_check.CHECK_SEED` (7,000,000), used by nothing else.
 """
 
