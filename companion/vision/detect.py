@@ -16,7 +16,7 @@ of the table, so this finder works on the edge map of a copy downscaled to
    which show no outline where the back is as light as the table (`colour_blobs.py`);
 3. checks that reject what is not a card: the outline must stand out of the table all
    around with one sign per side (contrast support, tolerant of gaps), the inside must
-   carry print (or, for an enrolled deck whose back is plain inside its margin, be that
+   carry print (or, for a deck whose enrolled back is plain inside its margin, be that
    back's colour: `plain_back`), and a cell of a grid (gingham, tiles: lines that run on
    past every corner) is not a card. Chips and coins fail the four-sided test, hands
    and sleeves the shape and support tests;
