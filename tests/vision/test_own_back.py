@@ -27,7 +27,7 @@ from companion.vision.features import READ_SIZE
 from companion.vision.geometry import quad_iou
 from companion.vision.pipeline import CardPipeline
 from companion.vision.synth import random_scene, render_scene
-from companion.vision.synth.art import card_back
+from companion.vision.synth.art import card_back, card_face
 
 # A tuning table of designed backs (seed 4,100,003): nine plain black backs printed to the
 # edge on a pale blue cloth, which the built-in deck reads as no card at all.
@@ -86,6 +86,19 @@ def test_enrolling_a_back_saves_a_playing_deck_that_loads_and_lists(tmp_path: Pa
     assert loaded.plain_back is not None  # black, printed to the edge
     listed = {d.name: d.kind for d in list_decks(tmp_path / "decks")}
     assert listed["my-deck"] == PLAYING_CARDS
+
+
+def test_a_face_given_as_the_back_is_refused(tmp_path: Path) -> None:
+    """A flat picture of the Ace of hearts is no back: a face read as one would be taken
+    for a card played face down."""
+    face = cv2.resize(
+        np.asarray(card_face("playing-cards", 1, "hearts")), READ_SIZE, interpolation=cv2.INTER_AREA
+    )
+    picture = tmp_path / "back.png"
+    cv2.imwrite(str(picture), face)
+    with pytest.raises(DeckError, match=r"reads as a face \(A of hearts\), not a back"):
+        enroll_back("my-deck", picture, tmp_path / "decks")
+    assert not (tmp_path / "decks" / "my-deck.npz").exists()
 
 
 def test_a_folder_without_pictures_says_what_was_expected(tmp_path: Path) -> None:
