@@ -32,7 +32,7 @@ import platformdirs
 
 from .back_colour import plain_inside
 from .features import READ_SIZE, rectify_cards
-from .types import NOT_A_CARD
+from .types import NOT_A_CARD, OTHER
 
 PLAYING_CARDS = "playing-cards"
 DEMO_ANIMALS = "demo-animals"
@@ -342,15 +342,15 @@ def enroll_back(name: str, pictures: Path | str, decks_dir: Path | None = None) 
 
 def _faces_read(cards: np.ndarray) -> list[str | None]:
     """For each READ_SIZE picture, the face the built-in playing deck's readers read it as
-    at FACE_NOT_BACK or more ("A of hearts", "other" for a 6..King), else None: a face
-    given as the back would be taken for a card played face down."""
+    at FACE_NOT_BACK or more ("A of hearts", "a 6 to King"), else None: a face given as
+    the back would be taken for a card played face down."""
     from .read import CardReader
 
     width, height = READ_SIZE
     corners = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
     readings = CardReader(load_deck(PLAYING_CARDS)).read_cards(cards, [corners] * len(cards))
     return [
-        r.label
+        ("a 6 to King" if r.label == OTHER else r.label)
         if r.face == "up" and r.label != NOT_A_CARD and r.confidence >= FACE_NOT_BACK
         else None
         for r in readings

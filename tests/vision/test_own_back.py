@@ -88,14 +88,18 @@ def test_enrolling_a_back_saves_a_playing_deck_that_loads_and_lists(tmp_path: Pa
     assert listed["my-deck"] == PLAYING_CARDS
 
 
+def _flat_face(folder: Path, rank: int, suit: str) -> Path:
+    """A flat picture (5:7) of the shipped playing deck's face, saved in `folder`."""
+    art = np.asarray(card_face("playing-cards", rank, suit))
+    picture = folder / "back.png"
+    cv2.imwrite(str(picture), cv2.resize(art, READ_SIZE, interpolation=cv2.INTER_AREA))
+    return picture
+
+
 def test_a_face_given_as_the_back_is_refused(tmp_path: Path) -> None:
     """A flat picture of the Ace of hearts is no back: a face read as one would be taken
     for a card played face down."""
-    face = cv2.resize(
-        np.asarray(card_face("playing-cards", 1, "hearts")), READ_SIZE, interpolation=cv2.INTER_AREA
-    )
-    picture = tmp_path / "back.png"
-    cv2.imwrite(str(picture), face)
+    picture = _flat_face(tmp_path, 1, "hearts")
     with pytest.raises(DeckError, match=r"reads as a face \(A of hearts\), not a back"):
         enroll_back("my-deck", picture, tmp_path / "decks")
     assert not (tmp_path / "decks" / "my-deck.npz").exists()
@@ -142,3 +146,9 @@ def test_deck_enroll_wants_images_or_a_back(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         cli_main(["deck", "enroll", "my-deck"])
     assert "one of the arguments --images --back is required" in capsys.readouterr().err
+
+
+def test_a_six_to_king_given_as_the_back_is_named_so(tmp_path: Path) -> None:
+    picture = _flat_face(tmp_path, 12, "spades")
+    with pytest.raises(DeckError, match=r"reads as a face \(a 6 to King\)"):
+        enroll_back("my-deck", picture, tmp_path / "decks")
