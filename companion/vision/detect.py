@@ -339,8 +339,7 @@ def _card_shaped_contours(
         plain = ~printed
         if plain_back is not None:
             plain &= _plain_back_inside(small, stacked, plain_back)
-        length, width = _extents(stacked)
-        plain &= (length >= PLAIN_MIN_ASPECT * width) & (length >= PLAIN_MIN_LENGTH * long_side)
+        plain &= plain_card_shaped(stacked, long_side)
     keep = (support >= np.array(needed)) & (printed | plain)
     likeness = _likeness_to_surroundings(small, stacked)
     keep &= likeness < np.where(plain, PLAIN_LIKENESS, MAX_LIKENESS)
@@ -435,6 +434,15 @@ def _contrast_support_many(
     # in a shadow sees paper on two sides and shadow (darker than the table) on two.
     one_way = np.abs(sign[..., 0].sum(axis=1)) == 4
     return support, one_way
+
+
+def plain_card_shaped(quads: np.ndarray, long_side: float) -> np.ndarray:
+    """(M,) booleans: has each quad the shape and size a card with no print inside must
+    have to be taken for one: no square (`PLAIN_MIN_ASPECT`), and `PLAIN_MIN_LENGTH` of
+    the picture's `long_side` long or longer. The reader asks the same of a quad it reads
+    as a playing deck's own plain back (`read.CardReader._read_own_back`)."""
+    length, width = _extents(quads)
+    return (length >= PLAIN_MIN_ASPECT * width) & (length >= PLAIN_MIN_LENGTH * long_side)
 
 
 def _extents(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -34,7 +34,7 @@ import numpy as np
 from .back_colour import back_coloured, tint_and_gain
 from .confidence import DOUBT, confidence_of
 from .decks import ANIMAL_NAMES, CARD_KEYS, PLAYING_CARDS, SHIPPED_DIR, DeckProfile
-from .detect import PLAIN_MIN_ASPECT, PLAIN_MIN_LENGTH
+from .detect import plain_card_shaped
 from .features import (
     READ_SIZE,
     corner_views,
@@ -49,7 +49,7 @@ from .features import (
     whole_views,
     whole_views_of,
 )
-from .geometry import order_clockwise, quad_extent
+from .geometry import order_clockwise
 from .onnx_models import model_session
 from .playing_views import (
     BACK_CLASS,
@@ -266,19 +266,22 @@ class CardReader:
         (`_print_floor`) and it is the back's colour under the table's light
         (`back_colour.back_coloured`: a phone or a note can be likened to a plain back).
         A back plain inside its margin (`DeckProfile.plain_back`) is read only on a quad
-        of a card's shape and size as the edge finder's plain quads are, no square
-        (`detect.PLAIN_MIN_ASPECT`) and `detect.PLAIN_MIN_LENGTH` of the picture long: the
-        parts of a phone's dark screen that a glare cuts are as plain."""
+        of the shape and size the edge finder asks of its plain quads
+        (`detect.plain_card_shaped`): the parts of a phone's dark screen that a glare cuts
+        are as plain."""
         if self._own_back is None:
             return readings
-        plain = self.deck.plain_back is not None
-        floor = PLAIN_MIN_LENGTH * max(image.shape[:2])
+        shaped = (
+            plain_card_shaped(np.stack(quads), max(image.shape[:2]))
+            if self.deck.plain_back is not None
+            else np.ones(len(quads), bool)
+        )
         open_ = [
             i
             for i, r in enumerate(readings)
             if r.rank is None
             and (r.label == NOT_A_CARD or r.confidence < OWN_BACK_OPEN)
-            and not (plain and not _plain_card_shaped(quads[i], floor))
+            and shaped[i]
         ]
         if not open_:
             return readings
@@ -522,13 +525,6 @@ def _sideways(
         if reading.label in labels and _squarish(quad)
     ]
     return retry, [np.roll(quads[i], 1, axis=0) for i in retry]
-
-
-def _plain_card_shaped(quad: np.ndarray, floor: float) -> bool:
-    """Whether a quad is shaped as the edge finder's plain quads must be: its long sides
-    `detect.PLAIN_MIN_ASPECT` times its short ones, and `floor` pixels long or longer."""
-    length, width = max(quad_extent(quad)), min(quad_extent(quad))
-    return length >= PLAIN_MIN_ASPECT * width and length >= floor
 
 
 def _squarish(quad: np.ndarray) -> bool:
