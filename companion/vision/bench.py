@@ -43,6 +43,12 @@ Figures (targets from issue 3):
 - with `--faint-backs N`: the same for N tables of decks whose back is a faint design
   (`FAINT_PRINT`: a few dots or a grey marbling), `FAINT_TABLES` tables each, and the
   same `FAINT_EMPTY` empty tables read with every such deck.
+- with `--enroll-photos N`: rendered photos of one card for enrolling it, of the backs of
+  the first N tables of `--designed-backs` (framed as a webcam and as a phone frames
+  them: `ENROLL_FRAMINGS`) and of the demo deck's faces: how often the card is outlined
+  right (`single_card.card_in_photo`, IoU `ENROLL_IOU` with the truth), outlined wrong or
+  not found; and those tables read with each back enrolled from its phone-framed photo,
+  beside the same tables read with it enrolled from its flat picture.
 
 Seeds. Scenes are `synth.random_scene(np.random.default_rng(seed), ...)`. Seeds below
 `HELD_OUT_SEED` are free for training and tuning (the reader's training uses streams 0,
@@ -53,8 +59,9 @@ the benchmark only ever renders seeds from `HELD_OUT_SEED` on (card scenes) and 
 backs from `DESIGN_SEED`, enrolled decks' backs and their tables from
 `ENROLLED_BACK_SEED`, faint ones from `FAINT_BACK_SEED` and their tables from
 `FAINT_TABLE_SEED`, the empty tables read with a playing deck's own back from
-`OWN_BACK_EMPTY_SEED`. The back check of a deck's own back (`vision/back_check.py`)
-renders its tables from `back_check.CHECK_SEED` (7,000,000), used by nothing else.
+`OWN_BACK_EMPTY_SEED`, the photos of one card to enroll from `ENROLL_PHOTO_SEED`. The
+back check of a deck's own back (`vision/back_check.py`) renders its tables from
+`back_check.CHECK_SEED` (7,000,000), used by nothing else.
 """
 
 from __future__ import annotations
@@ -99,6 +106,15 @@ FAINT_EMPTY_SEED = EMPTY_SEED + 500
 # OWN_BACK_EMPTY empty tables per table from OWN_BACK_EMPTY_SEED.
 OWN_BACK_EMPTY = 2
 OWN_BACK_EMPTY_SEED = EMPTY_SEED + 1_000
+# Photos of one card to enroll (`--enroll-photos`): photo k of each framing from
+# ENROLL_PHOTO_SEED + k, the card this long (pixels) in a picture of this size; outlined
+# right at ENROLL_IOU with its true outline.
+ENROLL_PHOTO_SEED = 5_700_000
+ENROLL_FRAMINGS = {
+    "webcam": ((1280, 720), (250.0, 400.0)),
+    "phone": ((1200, 900), (450.0, 650.0)),
+}
+ENROLL_IOU = 0.9
 # Heaps: a third each of webcam frames and of phone photos either way up, cards this long.
 HEAP_SIZES = ((1280, 720), (504, 378), (378, 504))
 HEAP_LENGTHS = {(1280, 720): (150.0, 400.0)}
@@ -161,6 +177,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="the same, with faint back designs (3 tables a design; 0)",
     )
+    parser.add_argument(
+        "--enroll-photos",
+        type=int,
+        default=0,
+        metavar="N",
+        help="photos of one card to enroll from: the backs of N designed-back tables (0)",
+    )
     parser.add_argument("--real-photos", metavar="DIR", help="labelled real photos (manifest.json)")
     parser.add_argument(
         "--real-split",
@@ -189,6 +212,7 @@ def main(args: argparse.Namespace) -> int:
         "own_backs",
         "enrolled_backs",
         "faint_backs",
+        "enroll_photos",
     ):
         if getattr(args, name) < 0:
             option = name.replace("_", "-")
@@ -258,6 +282,8 @@ def main(args: argparse.Namespace) -> int:
         figures["an enrolled deck, faint backs never seen"] = faint_back_figures(
             args.faint_backs, args.finder
         )
+    if args.enroll_photos:
+        figures["enrolling from a photo"] = enroll_photo_figures(args.enroll_photos, args.finder)
     if args.real_photos:
         try:
             figures["real photos"] = real_photo_figures(
@@ -340,6 +366,87 @@ def _designed_back_tables(count: int, first_seed: int) -> Iterator[tuple[np.ndar
             designed_backs=1.0,
         )
         yield *render_scene(spec), str(spec.cards[0].back)
+
+
+def enroll_photo_figures(count: int, finder: str = "both") -> dict[str, object]:
+    """Photos of one card (`ENROLL_FRAMINGS`) of the backs of the first `count` tables of
+    `designed_back_scenes`, and as many of the demo deck's faces, each outlined by the
+    enrolling finder and scored against its true outline; then each table read with its
+    back enrolled from its phone-framed photo and from its flat picture."""
+    from companion.vision.decks import PLAYING_CARDS, DeckProfile
+    from companion.vision.features import READ_SIZE, rectify_cards
+    from companion.vision.geometry import quad_iou
+    from companion.vision.pipeline import CardPipeline
+    from companion.vision.single_card import card_in_photo
+    from companion.vision.synth.art import card_back
+
+    outlines: dict[str, Counter] = {}
+    photo_read, flat_read, enrolled = Tally(), Tally(), 0
+    for index, (image, truths, style) in enumerate(_designed_back_tables(count, DESIGN_SEED)):
+        art = np.asarray(card_back("playing-cards", style))
+        phone_back = None
+        for name, photo, truth in _enroll_photos(index, art):
+            quad = card_in_photo(photo)
+            counts = outlines.setdefault(name, Counter())
+            counts["photos"] += 1
+            if quad is None:
+                counts["no card found"] += 1
+            else:
+                counts["outlined right" if quad_iou(quad, truth) >= ENROLL_IOU else "wrong"] += 1
+            if name == "backs, phone" and quad is not None:
+                phone_back = rectify_cards(photo, [quad])[0]
+        if phone_back is None:
+            continue  # `deck enroll` says that no card was found: the user takes another
+        enrolled += 1
+        flat_back = cv2.resize(art, READ_SIZE, interpolation=cv2.INTER_AREA)  # as enrolled
+        for back, tally in ((phone_back, photo_read), (flat_back, flat_read)):
+            deck = DeckProfile(style, PLAYING_CARDS, {"back": back[None]}, "benchmark")
+            tally.add_scene(CardPipeline(deck, finder=finder).read(image), [], truths)
+    figures: dict[str, object] = {
+        name: f"{c['outlined right']} of {c['photos']} outlined right, {c['wrong']} wrong, "
+        f"{c['no card found']} not found"
+        for name, c in outlines.items()
+    }
+    figures["decks enrolled from their phone photo"] = f"{enrolled} of {count}"
+    for name, tally in (
+        ("their tables, each back enrolled from its photo", photo_read),
+        ("the same tables, each back enrolled from its flat picture", flat_read),
+    ):
+        summary = tally.summary()
+        figures[name] = (
+            f"face-down cards read as backs {summary['face-down cards read as backs']}, "
+            f"cards right {summary['found and read right']} of {summary['cards']}"
+        )
+    return figures
+
+
+def _enroll_photos(
+    index: int, back_art: np.ndarray
+) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
+    """Photo `index` of one card to enroll, of each kind: (kind, picture, true corners):
+    the back (`back_art`) in each of ENROLL_FRAMINGS, an animal face framed as a phone."""
+    from companion.vision.synth import random_scene, render_scene
+
+    kinds = [
+        (f"backs, {name}", "playing-cards", framing) for name, framing in ENROLL_FRAMINGS.items()
+    ]
+    kinds.append(("animal faces, phone", "animals", ENROLL_FRAMINGS["phone"]))
+    for name, deck, (size, lengths) in kinds:
+        spec = random_scene(
+            np.random.default_rng(ENROLL_PHOTO_SEED + index),
+            1,
+            deck,
+            size=size,
+            edition=ANIMAL_EDITION if deck == "animals" else None,
+            face_up_rate=1.0 if deck == "animals" else 0.0,
+            length_range=lengths,
+            distractors=0,
+            hand_rate=0.0,
+            layout="scatter",
+        )
+        photo, truths = render_scene(spec, back_art=back_art)
+        if truths:  # a card too big for the picture is left out
+            yield name, photo, truths[0].corners
 
 
 def own_back_figures(count: int, finder: str = "both") -> dict[str, object]:

@@ -244,9 +244,7 @@ def card_from_picture(image: np.ndarray, where: str) -> np.ndarray:
     """One card of a picture, rectified to READ_SIZE.
 
     A flat scan (the picture is the card, 5:7) is only resized; a photo of a card on a
-    table goes through the card finder and the largest card found is kept. Where the
-    finder sees no card with print inside, the largest without is (a back plain inside its
-    margin, whose colour the finder cannot know before it is enrolled: `plain_back`).
+    table goes through the finder of one card alone (`single_card.card_in_photo`).
     """
     height, width = image.shape[:2]
     if min(height, width) >= 16:
@@ -255,17 +253,15 @@ def card_from_picture(image: np.ndarray, where: str) -> np.ndarray:
             if width > height:
                 image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
             return cv2.resize(image, READ_SIZE, interpolation=cv2.INTER_AREA)
-    from .detect import find_cards
-    from .geometry import order_clockwise, quad_area
+    from .single_card import card_in_photo
 
-    quads = find_cards(image) or find_cards(image, any_plain=True)
-    if not quads:
+    quad = card_in_photo(image)
+    if quad is None:
         raise DeckError(
             f"no card found in {where}: expected a flat scan of the card (5:7) or a photo "
             "of it lying on a table of another colour, whole and in focus"
         )
-    largest = max(quads, key=quad_area)
-    return rectify_cards(image, [order_clockwise(largest)])[0]
+    return rectify_cards(image, [quad])[0]
 
 
 def read_picture(path: Path | str) -> np.ndarray:

@@ -38,17 +38,11 @@ def out_to_card_edges(grey: np.ndarray, quads: np.ndarray, step: float) -> np.nd
     without such an even outer outline stays as it is.
     """
     starts = quads
-    vectors = quads[:, NEXT] - quads
-    lengths = np.sqrt((vectors**2).sum(axis=2, keepdims=True))
-    directions = vectors / np.maximum(lengths, 1e-6)
-    normals = np.stack([directions[..., 1], -directions[..., 0]], axis=-1)
-    centre = quads.mean(axis=1, keepdims=True)
-    outward = np.sign(((starts + vectors / 2 - centre) * normals).sum(axis=2, keepdims=True))
-    normals = normals * np.where(outward == 0, 1.0, outward)
+    vectors, lengths, directions, normals = sides_outward(quads)
     short = np.minimum(lengths[:, 0] + lengths[:, 2], lengths[:, 1] + lengths[:, 3])[:, 0] / 2
     reach = np.clip(OUTWARD_REACH * short, 3.0, _OFFSETS[-1])  # (M,)
     points = starts[:, :, None, :] + _OUT_ALONG[None, None, :, None] * vectors[:, :, None, :]
-    values = _sample_across(grey, points, normals, _OFFSETS).astype(np.float32)  # (M, 4, S, O)
+    values = sample_across(grey, points, normals, _OFFSETS).astype(np.float32)  # (M, 4, S, O)
     # Steps over two pixels, outward; one sign must hold along the side.
     steps = values[..., 2:] - values[..., :-2]  # (M, 4, S, O - 2)
     sign = np.sign(steps.sum(axis=2, keepdims=True))
@@ -73,6 +67,19 @@ def out_to_card_edges(grey: np.ndarray, quads: np.ndarray, step: float) -> np.nd
     return np.where(np.isfinite(corners), corners, quads).astype(np.float32)
 
 
+def sides_outward(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each side k of (N, 4, 2) quads (corner k to corner k + 1): its vector, length
+    (N, 4, 1), unit direction, and unit normal pointing out of the quad, whichever way
+    round its corners run."""
+    vectors = quads[:, NEXT] - quads
+    lengths = np.sqrt((vectors**2).sum(axis=2, keepdims=True))
+    directions = vectors / np.maximum(lengths, 1e-6)
+    normals = np.stack([directions[..., 1], -directions[..., 0]], axis=-1)
+    centre = quads.mean(axis=1, keepdims=True)
+    outward = np.sign(((quads + vectors / 2 - centre) * normals).sum(axis=2, keepdims=True))
+    return vectors, lengths, directions, normals * np.where(outward == 0, 1.0, outward)
+
+
 def refine_quads(grey: np.ndarray, quads: np.ndarray, search: float) -> np.ndarray:
     """Move every side onto the strongest nearby step of `grey`; re-intersect the sides.
 
@@ -92,7 +99,7 @@ def refine_quads(grey: np.ndarray, quads: np.ndarray, search: float) -> np.ndarr
     offsets = np.arange(-search, search + 1.0, 1.0, dtype=np.float32)
     # base: (N, 4, S, 2); profile: (N * 4 * S, O)
     base = starts[:, :, None, :] + along[None, None, :, None] * vectors[:, :, None, :]
-    profile = _sample_across(grey, base, normals, offsets).astype(np.float32)
+    profile = sample_across(grey, base, normals, offsets).astype(np.float32)
     profile = profile.reshape(-1, len(offsets))
     step = np.abs(np.diff(profile, axis=1))  # (N*4*S, O-1)
     rows = np.arange(len(step))
@@ -150,11 +157,12 @@ def _sample_xy(
     return chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
 
 
-def _sample_across(
-    grey: np.ndarray, points: np.ndarray, normals: np.ndarray, offsets: np.ndarray
+def sample_across(
+    image: np.ndarray, points: np.ndarray, normals: np.ndarray, offsets: np.ndarray
 ) -> np.ndarray:
-    """`grey` at each (N, 4, S, 2) point of each side moved by each of `offsets` along
-    its side's (N, 4, 2) normal: (N, 4, S, O) profiles across the sides.
+    """`image` at each (N, 4, S, 2) point of each side moved by each of `offsets` along
+    its side's (N, 4, 2) normal: (N, 4, S, O) profiles across the sides ((N, 4, S, O, C)
+    for a picture of C channels).
 
     The x and y maps are built apart: the same sums as one (..., O, 2) grid, without the
     cost of broadcasting over its last axis of two and of splitting it again for remap.
@@ -164,7 +172,8 @@ def _sample_across(
         for k in (0, 1)
     )
     rows = (-1, len(offsets))
-    return _sample_xy(grey, xs.reshape(rows), ys.reshape(rows)).reshape(xs.shape)
+    samples = _sample_xy(image, xs.reshape(rows), ys.reshape(rows))
+    return samples.reshape(xs.shape + image.shape[2:])
 
 
 def _median(values: np.ndarray) -> np.ndarray:

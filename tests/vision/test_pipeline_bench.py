@@ -73,6 +73,24 @@ def test_vision_bench_scores_tables_of_backs_never_seen_with_their_back_enrolled
     assert "--own-backs must be 0 or more" in capsys.readouterr().err
 
 
+def test_vision_bench_scores_enrolling_from_photos(capsys):
+    """The backs of the first table of --designed-backs photographed as a webcam and as a
+    phone frame them, and an animal face: each outlined right, wrong or not at all; the
+    table read with the back enrolled from its phone photo and from its flat picture."""
+    from companion.vision.bench import ENROLL_PHOTO_SEED
+
+    photos = _only(capsys, "playing-cards", "--enroll-photos", 1)["enrolling from a photo"]
+    for kind in ("backs, webcam", "backs, phone", "animal faces, phone"):
+        assert photos[kind].startswith(("0 of 1 outlined right", "1 of 1 outlined right"))
+    enrolled = photos["decks enrolled from their phone photo"]
+    assert enrolled in ("0 of 1", "1 of 1")
+    flat = photos["the same tables, each back enrolled from its flat picture"]
+    assert flat.startswith("face-down cards read as backs")
+    assert HELD_OUT_SEED + 500_000 < ENROLL_PHOTO_SEED < HEAP_SEED  # apart from the scenes
+    assert main(["bench", "vision", "--enroll-photos", "-1"]) == 2
+    assert "--enroll-photos must be 0 or more" in capsys.readouterr().err
+
+
 def test_vision_bench_scores_an_enrolled_deck_with_a_back_never_seen(capsys):
     """One design (its deck enrolled with that back and its finder net chosen by the back
     check), two tables of it and two empty ones."""
