@@ -83,6 +83,7 @@ def _enroll(args: argparse.Namespace) -> int:
         return _enrolled_back(profile)
     counts = ", ".join(f"{key}: {len(p)}" for key, p in profile.templates.items())
     print(f"enrolled deck {profile.name!r} ({counts} pictures), saved to {profile.source}")
+    _print_sheet(profile)
     if profile.plain_back is not None:
         print(
             "its back carries no print inside its margin: the camera also looks for it by "
@@ -115,6 +116,7 @@ def _enrolled_back(profile: DeckProfile) -> int:
         f"enrolled the back of playing-card deck {profile.name!r} ({count} picture"
         f"{'s' if count > 1 else ''}; faces read as playing-cards'), saved to {profile.source}"
     )
+    _print_sheet(profile)
     if profile.plain_back is not None:
         print(
             "its back carries no print inside its margin: the camera also looks for it by "
@@ -123,6 +125,15 @@ def _enrolled_back(profile: DeckProfile) -> int:
     _report_back(profile, profile.templates["back"][0])
     print(f"read it with: companion detect --deck {profile.name} --json IMAGE")
     return 0
+
+
+def _print_sheet(profile: DeckProfile) -> None:
+    from companion.vision.decks import sheet_path
+
+    print(
+        f"the cards as cut from your pictures: {sheet_path(profile)} (check that each shows "
+        "its whole card, and no table)"
+    )
 
 
 def _check_back(args: argparse.Namespace) -> int:

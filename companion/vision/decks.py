@@ -51,6 +51,9 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 # A picture whose long/short ratio is this close to a card's 7:5 is taken as a flat scan
 # of the card itself; camera photos are 4:3, 3:2 or 16:9 and go through the card finder.
 _FLAT_ASPECT = (1.36, 1.45)
+# `cut_sheet`: pixels around each picture, and of the strip under it for its name.
+SHEET_GAP = 4
+SHEET_LABEL = 22
 
 DeckKind = Literal["playing-cards", "enrolled"]
 DECK_KINDS: tuple[DeckKind, ...] = ("playing-cards", "enrolled")
@@ -228,6 +231,33 @@ def write_profile(profile: DeckProfile, path: Path) -> None:
     partial.replace(path)
 
 
+def cut_sheet(profile: DeckProfile) -> np.ndarray:
+    """Every enrolled picture of `profile` side by side, each over the name of its card
+    (BGR uint8): what the reader was given, for the user to check that each shows its
+    whole card. A photo's card cut at its printed frame, or with the table in it, reads
+    worse, and nothing else would show it."""
+    width, height = READ_SIZE
+    columns = []
+    for key in profile_keys(profile.kind):
+        name = key if key == "back" else f"{key} {ANIMAL_NAMES[int(key)]}"
+        for picture in profile.templates[key]:
+            column = np.full(
+                (height + SHEET_LABEL + 2 * SHEET_GAP, width + 2 * SHEET_GAP, 3), 255, np.uint8
+            )
+            column[SHEET_GAP : SHEET_GAP + height, SHEET_GAP : SHEET_GAP + width] = picture
+            baseline = (SHEET_GAP + 2, SHEET_GAP + height + SHEET_LABEL - 6)
+            cv2.putText(
+                column, name, baseline, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA
+            )
+            columns.append(column)
+    return np.hstack(columns)
+
+
+def sheet_path(profile: DeckProfile) -> Path:
+    """Where `cut_sheet` of a saved profile is written: beside it, as a PNG."""
+    return Path(profile.source).with_suffix(".png")
+
+
 def _pictures_of(images_dir: Path, key: str) -> list[Path]:
     """The picture files for one card: `KEY.ext` and/or every image in folder `KEY/`."""
     found = [
@@ -303,6 +333,7 @@ def enroll(name: str, images_dir: Path | str, decks_dir: Path | None = None) -> 
     path = (decks_dir or user_decks_dir()) / f"{name}.npz"
     profile = DeckProfile(name, "enrolled", templates, str(path))
     write_profile(profile, path)
+    cv2.imwrite(str(sheet_path(profile)), cut_sheet(profile))
     return profile
 
 
@@ -334,6 +365,7 @@ def enroll_back(name: str, pictures: Path | str, decks_dir: Path | None = None) 
     path = (decks_dir or user_decks_dir()) / f"{name}.npz"
     profile = DeckProfile(name, PLAYING_CARDS, {"back": backs}, str(path))
     write_profile(profile, path)
+    cv2.imwrite(str(sheet_path(profile)), cut_sheet(profile))
     return profile
 
 

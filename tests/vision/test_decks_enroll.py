@@ -149,6 +149,9 @@ def test_deck_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deck", "enroll", "mine", "--images", str(_pictures(tmp_path / "p"))]) == 0
     out = capsys.readouterr().out
     assert "enrolled deck 'mine'" in out
+    (sheet_line,) = [x for x in out.splitlines() if x.startswith("the cards as cut")]
+    sheet = cv2.imread(sheet_line.split(": ", 1)[1].split(" (check")[0])
+    assert sheet is not None and sheet.shape[1] == 6 * (READ_SIZE[0] + 8)  # 1..5, back
     assert "back check: face-down cards read as backs on 8 rendered tables" in out
     assert "looks for it by its colour" not in out  # the woodland back: printed inside
     assert main(["deck", "list"]) == 0

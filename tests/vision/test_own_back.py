@@ -21,6 +21,7 @@ from companion.vision.decks import (
     list_decks,
     load_deck,
     read_profile,
+    sheet_path,
     write_profile,
 )
 from companion.vision.features import READ_SIZE
@@ -86,6 +87,8 @@ def test_enrolling_a_back_saves_a_playing_deck_that_loads_and_lists(tmp_path: Pa
     assert loaded.plain_back is not None  # black, printed to the edge
     listed = {d.name: d.kind for d in list_decks(tmp_path / "decks")}
     assert listed["my-deck"] == PLAYING_CARDS
+    sheet = cv2.imread(str(sheet_path(profile)))  # the back as cut, for the user to check
+    assert sheet is not None and sheet.shape[0] > READ_SIZE[1]
 
 
 def _flat_face(folder: Path, rank: int, suit: str) -> Path:
