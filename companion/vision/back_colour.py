@@ -9,8 +9,6 @@ sets the deck's back apart from those things (`back_coloured`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 # A colour is the enrolled back's where it is BACK_BRIGHTNESS times as bright and no
@@ -39,9 +37,6 @@ BACK_TINT = 0.28
 # deck, a back must be its colour.
 INSIDE_BOX = (0.2, 0.15, 0.8, 0.85)
 PLAIN_INSIDE = 20.0
-# A pixel of an enrolled picture is of its plain inside's colour where its channels lie
-# this close to it, summed (`PlainBack.margins`).
-MARGIN_COLOUR = 40.0
 
 
 def tint_and_gain(colours: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -66,21 +61,10 @@ def back_coloured(colours: np.ndarray, back: np.ndarray) -> np.ndarray:
     return (gain >= low) & (gain <= high) & (tint <= BACK_TINT)
 
 
-@dataclass(frozen=True)
-class PlainBack:
-    """An enrolled back plain inside its margin: the inside's mean BGR `colour`, and
-    `margins`, how far that inside lies from the card's edges (fractions of the card's
-    width and length; about 0 for a back printed to the edge): what a blob of the colour
-    on the table is grown by to the card's outline (`colour_blobs.placed_on_colour`)."""
-
-    colour: np.ndarray
-    margins: tuple[float, float]
-
-
-def plain_inside(backs: np.ndarray) -> PlainBack | None:
-    """An enrolled deck's back pictures (N, H, W, 3 uint8) as a plain back, where their
-    inside (`INSIDE_BOX`) is plain (its grey spreads by under PLAIN_INSIDE levels in every
-    picture); None where the back carries print there, as most do."""
+def plain_inside(backs: np.ndarray) -> np.ndarray | None:
+    """The mean BGR of the inside (`INSIDE_BOX`) of an enrolled deck's back pictures (N,
+    H, W, 3 uint8), where that inside is plain (its grey spreads by under PLAIN_INSIDE
+    levels in every picture); None where the back carries print there, as most do."""
     backs = np.asarray(backs)
     height, width = backs.shape[1:3]
     u0, v0, u1, v1 = INSIDE_BOX
@@ -89,28 +73,4 @@ def plain_inside(backs: np.ndarray) -> PlainBack | None:
     grey = inside.astype(np.float32) @ np.float32([0.114, 0.587, 0.299])
     if float(grey.reshape(len(grey), -1).std(axis=1).max()) >= PLAIN_INSIDE:
         return None
-    colour = inside.reshape(-1, 3).astype(np.float32).mean(axis=0)
-    margins = np.mean([_margins(picture, colour) for picture in backs], axis=0)
-    return PlainBack(colour, (float(margins[0]), float(margins[1])))
-
-
-def _margins(picture: np.ndarray, colour: np.ndarray) -> tuple[float, float]:
-    """How far the part of `picture` (H, W, 3) in the plain `colour` lies from its edges,
-    as fractions of its width and height (the mean of both sides): the rows and columns
-    more than half of whose pixels lie within MARGIN_COLOUR of the colour are the inside.
-    (0, 0), as if printed to the edge, where none are (a mottled inside), or where the
-    margin is the inside's colour under another light (`back_coloured`): a blob of that
-    colour on the table holds the margin too."""
-    near = np.abs(picture.astype(np.float32) - colour).sum(axis=2) < MARGIN_COLOUR
-    columns = np.flatnonzero(near.mean(axis=0) > 0.5)
-    rows = np.flatnonzero(near.mean(axis=1) > 0.5)
-    if not len(columns) or not len(rows):
-        return 0.0, 0.0
-    margin = np.ones(near.shape, bool)
-    margin[rows[0] : rows[-1] + 1, columns[0] : columns[-1] + 1] = False
-    if not margin.any() or back_coloured(picture[margin].astype(np.float32).mean(axis=0), colour):
-        return 0.0, 0.0
-    height, width = near.shape
-    across = (columns[0] + width - 1 - columns[-1]) / (2 * width)
-    along = (rows[0] + height - 1 - rows[-1]) / (2 * height)
-    return across, along
+    return inside.reshape(-1, 3).astype(np.float32).mean(axis=0)

@@ -17,8 +17,7 @@ import cv2
 import numpy as np
 
 from .back_colour import BACK_BRIGHTNESS, BACK_TINT, tint_and_gain
-from .geometry import order_clockwise, quad_iou
-from .side_fit import refine_quads, sample
+from .side_fit import sample
 
 # The frame is looked at with its long side this long (a 60-pixel card of a 1280x720
 # frame some 19 pixels long), blurred by BLOB_BLUR pixels there: the sensor's noise and a
@@ -50,26 +49,6 @@ BLOB_STEP = 45.0
 # green gingham whose white cells, stretched by the lens, read as a pale back's).
 BLOB_MOST = 24
 _ALONG = np.linspace(0.1, 0.9, 9, dtype=np.float32)
-# A blob's rectangle, from a frame at BLOB_LONG_SIDE, is the card's outline only within a
-# few pixels (and a rectangle where the camera's tilt makes the card a trapezium). It is
-# placed on the back's own outline at full resolution (`placed_on_colour`): its sides
-# moved within PLACE_SEARCH of the card's short side onto the strongest step of the
-# frame's colour projected on the line from the table's colour (a ring from RING to
-# RING_OUT times the blob about its middle) to the blob's (its middle, INNER of it).
-# Where their BGR colours lie less than LEAST_CONTRAST apart, nothing is moved.
-PLACE_SEARCH = 0.08
-INNER = 0.75
-RING = 1.12
-RING_OUT = 1.35
-LEAST_CONTRAST = 3.0
-# A placed quad that overlaps its blob's by less than this (IoU) locked on something else.
-KEEP_IOU = 0.75
-# A back whose plain inside lies this close to its edges (fractions) is printed to the edge.
-# Its margin shows where the band it adds differs from the table's colour by
-# MARGIN_CONTRAST (the distance between their BGR colours).
-NO_MARGIN = 0.02
-MARGIN_CONTRAST = 20.0
-_CARD = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
 
 
 def back_coloured_quads(image: np.ndarray, back: np.ndarray, min_length: float) -> np.ndarray:
@@ -128,89 +107,3 @@ def _outline_steps(image: np.ndarray, quads: np.ndarray) -> np.ndarray:
         points = corners[:, :, None] + _ALONG[None, None, :, None] * (ends - corners)[:, :, None]
         rings.append(sample(image, points.reshape(len(quads), -1, 2)).astype(np.float32))
     return np.median(np.abs(rings[0] - rings[1]).sum(axis=2), axis=1)
-
-
-def placed_on_colour(
-    image: np.ndarray, quads: np.ndarray, margins: tuple[float, float]
-) -> np.ndarray:
-    """Blob quads (M, 4, 2), in the BGR frame `image`'s pixels, placed on the outline of
-    the back's plain inside (`_on_colour_edges`), then, where the band the back's
-    `margins` (`back_colour.PlainBack`) add around it is not the table's colour (a white
-    margin: blurred small, a light inside's blob may hold it already), grown by them to
-    the card's own outline and placed on its steps of lightness: (M, 4, 2) float32,
-    clockwise."""
-    inside = np.stack([order_clockwise(_on_colour_edges(image, quad)) for quad in quads])
-    across, along = margins
-    if max(across, along) < NO_MARGIN:
-        return inside
-    inner = np.float32(
-        [[across, along], [1 - across, along], [1 - across, 1 - along], [across, 1 - along]]
-    )
-    grown = np.stack(
-        [
-            cv2.perspectiveTransform(_CARD[None], cv2.getPerspectiveTransform(inner, quad))[0]
-            for quad in inside
-        ]
-    )
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    placed = refine_quads(grey, grown, 3.0)
-    shows = np.array([_margin_shows(image, a, b) for a, b in zip(inside, grown, strict=True)])
-    return np.stack([order_clockwise(q) for q in np.where(shows[:, None, None], placed, inside)])
-
-
-def _margin_shows(image: np.ndarray, inside: np.ndarray, grown: np.ndarray) -> bool:
-    """Whether the band between a plain inside's quad and that quad grown by the back's
-    margins differs in colour from the table beyond (a ring RING to RING_OUT times the
-    grown quad) by MARGIN_CONTRAST or more: a margin, not the table."""
-    middle = grown.mean(axis=0)
-    outer = middle + RING_OUT * (grown - middle)
-    crop, offset = _crop(image, outer.min(axis=0), outer.max(axis=0))
-    band, ring = (np.zeros(crop.shape[:2], np.uint8) for _ in range(2))
-    cv2.fillConvexPoly(band, np.int32(np.round(grown - offset)), 1)
-    cv2.fillConvexPoly(band, np.int32(np.round(inside - offset)), 0)
-    cv2.fillConvexPoly(ring, np.int32(np.round(outer - offset)), 1)
-    cv2.fillConvexPoly(ring, np.int32(np.round(middle + RING * (grown - middle) - offset)), 0)
-    if not band.any() or not ring.any():
-        return False
-    difference = crop[band > 0].mean(axis=0) - np.median(crop[ring > 0], axis=0)
-    return float(np.linalg.norm(difference)) >= MARGIN_CONTRAST
-
-
-def _crop(image: np.ndarray, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The part of `image` from pixel `low` to `high` (x, y; clipped to the picture), as
-    float32, and its top-left corner (float32 x, y)."""
-    height, width = image.shape[:2]
-    x0, y0 = (int(max(0, v)) for v in low)
-    x1, y1 = int(min(width, high[0] + 1)), int(min(height, high[1] + 1))
-    return image[y0:y1, x0:x1].astype(np.float32), np.float32([x0, y0])
-
-
-def _on_colour_edges(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """One blob quad placed on the steps of `image`'s colour projected on the line from
-    the table's colour around it to the back's inside it (`PLACE_SEARCH`): the outline a
-    plain back shows however light the table."""
-    low, high = quad.min(axis=0), quad.max(axis=0)
-    pad = RING_OUT * float((high - low).max()) / 2 + 4
-    crop, offset = _crop(image, low - pad, high + pad)
-    local = (quad - offset).astype(np.float32)
-    middle = local.mean(axis=0)
-    inside, ring = (np.zeros(crop.shape[:2], np.uint8) for _ in range(2))
-    cv2.fillConvexPoly(inside, np.int32(np.round(middle + INNER * (local - middle))), 1)
-    cv2.fillConvexPoly(ring, np.int32(np.round(middle + RING_OUT * (local - middle))), 1)
-    cv2.fillConvexPoly(ring, np.int32(np.round(middle + RING * (local - middle))), 0)
-    if not inside.any() or not ring.any():
-        return quad
-    # the ring's median: a neighbouring card may lie in part of it
-    back, table = crop[inside > 0].mean(axis=0), np.median(crop[ring > 0], axis=0)
-    towards = back - table
-    if float(towards @ towards) < LEAST_CONTRAST**2:
-        return quad
-    # 28 on the table, 228 on the back: steps of 200 grey levels at the outline
-    projected = (crop - table) @ (towards / float(towards @ towards))
-    levels = np.clip(projected * 200 + 28, 0, 255).astype(np.uint8)
-    short = float(min(np.linalg.norm(local[1] - local[0]), np.linalg.norm(local[2] - local[1])))
-    placed = refine_quads(levels, local[None], max(3.0, PLACE_SEARCH * short))
-    placed = refine_quads(levels, placed, 2.0)[0]
-    if quad_iou(placed, local) < KEEP_IOU:
-        return quad  # locked on something else: a neighbour's outline, a shadow
-    return placed + offset

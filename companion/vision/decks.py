@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 import platformdirs
 
-from .back_colour import PlainBack, plain_inside
+from .back_colour import plain_inside
 from .features import READ_SIZE, rectify_cards
 from .types import NOT_A_CARD, OTHER
 
@@ -91,11 +91,10 @@ class DeckProfile:
     any_backs: bool = False
 
     @cached_property
-    def plain_back(self) -> PlainBack | None:
-        """This deck's enrolled back where it carries no print inside its margin
-        (`back_colour.plain_inside`: its colour and margins): the edge finder then takes
-        blank quads of that colour for cards too. None without an enrolled back, and for
-        most backs."""
+    def plain_back(self) -> np.ndarray | None:
+        """The mean BGR of this deck's enrolled back inside its margin where it carries no
+        print there (`back_colour.plain_inside`): the edge finder then takes blank quads
+        of that colour for cards too. None without an enrolled back, and for most backs."""
         if "back" not in self.templates:
             return None
         return plain_inside(self.templates["back"])

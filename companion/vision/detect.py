@@ -42,8 +42,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.back_colour import INSIDE_BOX, PlainBack, back_coloured
-from companion.vision.colour_blobs import back_coloured_quads, placed_on_colour
+from companion.vision.back_colour import INSIDE_BOX, back_coloured
+from companion.vision.colour_blobs import back_coloured_quads
 from companion.vision.geometry import order_clockwise
 from companion.vision.side_fit import NEXT, intersections, out_to_card_edges, refine_quads, sample
 from companion.vision.stages import timed
@@ -163,13 +163,12 @@ class _Candidate:
     one_way: bool = True  # lighter (or darker) than the table on all four sides
     guessed: bool = False  # spanned from one corner of a larger contour
     plain: bool = False  # no print inside, but an enrolled plain back's colour
-    by_colour: bool = False  # a blob of that colour (`colour_blobs`), no outline
 
 
 @timed("edge finder")
 def find_cards(
     image: np.ndarray,
-    plain_back: PlainBack | None = None,
+    plain_back: np.ndarray | None = None,
     *,
     plain_only: bool = False,
     any_plain: bool = False,
@@ -178,12 +177,11 @@ def find_cards(
 
     Each card is a (4, 2) float32 array in the image's pixels, ordered as
     `geometry.order_clockwise` does (clockwise, first edge a short side). `plain_back`:
-    an enrolled back whose inside carries no print (`back_colour.plain_inside`); a quad
-    whose inside is its colour under the table's light is then a card without print, as
-    is a blob of that colour shaped as a card (placed on its outline by its colour and
-    grown by the back's margins), and with `plain_only` only such quads are returned.
-    With `any_plain`, a quad with no print inside is a card whatever its colour: a photo
-    of the one card to enroll, whose colour is what is to be learned.
+    the mean BGR of an enrolled back's inside where it carries no print there
+    (`back_colour.plain_inside`); a quad whose inside is that colour under the table's
+    light is then a card without print, and with `plain_only` only such quads are
+    returned. With `any_plain`, a quad with no print inside is a card whatever its
+    colour: a photo of the one card to enroll, whose colour is what is to be learned.
     """
     colour = as_bgr(image)
     height, width = colour.shape[:2]
@@ -198,7 +196,7 @@ def find_cards(
     step = max(MIN_STEP, STEP_FACTOR * floor / 8)
     candidates = _card_shaped_contours(small, grey_small, edges, step, plain_back, any_plain)
     if plain_back is not None:
-        candidates += _colour_candidates(small, edges, plain_back.colour)
+        candidates += _colour_candidates(small, edges, plain_back)
     if plain_only:
         candidates = [c for c in candidates if c.plain]
     kept = _resolve_overlaps(candidates)
@@ -213,9 +211,6 @@ def find_cards(
         quads[printed] = out_to_card_edges(grey, quads[printed], step)
     search = max(3.0, 2.0 / scale)
     refined = refine_quads(grey, quads, search)
-    by_colour = np.array([c.by_colour for c in kept])
-    if by_colour.any():  # their lightness may not step at all: placed by their colour
-        refined[by_colour] = placed_on_colour(colour, quads[by_colour], plain_back.margins)
     return [order_clockwise(q) for q in refined]
 
 
@@ -262,7 +257,7 @@ def _card_shaped_contours(
     grey: np.ndarray,
     edges: np.ndarray,
     step: float,
-    plain_back: PlainBack | None = None,
+    plain_back: np.ndarray | None = None,
     any_plain: bool = False,
 ) -> list[_Candidate]:
     """Every card the edge map shows: whole card-shaped contours, and cards seen as two
@@ -343,7 +338,7 @@ def _card_shaped_contours(
     if plain_back is not None or any_plain:
         plain = ~printed
         if plain_back is not None:
-            plain &= _plain_back_inside(small, stacked, plain_back.colour)
+            plain &= _plain_back_inside(small, stacked, plain_back)
         plain &= plain_card_shaped(stacked, long_side)
     keep = (support >= np.array(needed)) & (printed | plain)
     likeness = _likeness_to_surroundings(small, stacked)
@@ -523,7 +518,7 @@ def _colour_candidates(small: np.ndarray, edges: np.ndarray, back: np.ndarray) -
         return []
     keep = _likeness_to_surroundings(small, quads) < PLAIN_LIKENESS
     keep &= ~_grid_cells(cv2.dilate(edges, _CROSS), quads)
-    return [_Candidate(quad, _area(quad), 1.0, plain=True, by_colour=True) for quad in quads[keep]]
+    return [_Candidate(quad, _area(quad), 1.0, plain=True) for quad in quads[keep]]
 
 
 def _plain_back_inside(small: np.ndarray, quads: np.ndarray, back: np.ndarray) -> np.ndarray:

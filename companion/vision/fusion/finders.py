@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..back_colour import PlainBack
 from ..detect import as_bgr, find_cards
 from ..geometry import order_clockwise, quad_iou
 from ..segment import MODEL, card_maps, net_input, place_quads, rough_quads
@@ -103,7 +102,7 @@ def zoomed(colour: np.ndarray, found: Candidates, kept: list[CardReading]) -> Ca
 
 
 def with_edges(
-    colour: np.ndarray, learned: Candidates, plain_back: PlainBack | None = None
+    colour: np.ndarray, learned: Candidates, plain_back: np.ndarray | None = None
 ) -> Candidates:
     """`learned` with the edge finder's quads of the same frame, and whether the net sees
     card under each; `plain_back`: an enrolled back's plain inside (`detect.find_cards`)."""
