@@ -126,6 +126,9 @@ def _segmented_quad(image: np.ndarray) -> np.ndarray | None:
     mask[cv2.dilate(seed, kernel) > 0] = cv2.GC_PR_FGD
     mask[cv2.erode(seed, kernel) > 0] = cv2.GC_FGD
     mask[:band], mask[-band:], mask[:, :band], mask[:, -band:] = (cv2.GC_BGD,) * 4
+    card_side = (mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD)
+    if card_side.all() or not card_side.any():
+        return None  # a picture too small to hold a card and a table
     models = np.zeros((1, 65)), np.zeros((1, 65))
     cv2.grabCut(small, mask, None, *models, GRABCUT_ROUNDS, cv2.GC_INIT_WITH_MASK)
     card = _largest_part(((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD)).astype(np.uint8))

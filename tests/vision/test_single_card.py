@@ -65,3 +65,11 @@ def test_a_bare_table_holds_no_card() -> None:
         np.random.default_rng(7_400_000), 0, size=(1200, 900), distractors=0, hand_rate=0.0
     )
     assert card_in_photo(render_scene(spec)[0]) is None
+
+
+def test_pictures_too_small_for_a_card_are_no_card_not_a_crash() -> None:
+    """A strip or a few pixels of noise leave the segmentation no table and card to tell
+    apart (GrabCut would stop on an assertion): no card, which enrolling says plainly."""
+    rng = np.random.default_rng(0)
+    for shape in ((3, 3, 3), (1, 200, 3), (900, 5, 3)):
+        assert card_in_photo(rng.integers(0, 255, shape, dtype=np.uint8)) is None
