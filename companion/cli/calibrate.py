@@ -84,6 +84,7 @@ def _from_camera(
 ):  # -> Calibration
     """Ask the table, grab a fresh frame for each answer, calibrate from those frames (the
     camera asked for pictures of `size`, as `companion play` asks it)."""
+    from companion.cli.camera_prompts import frame_after_answer
     from companion.vision import calibration as cal
     from companion.vision.sources import CameraSource, SourceError
 
@@ -94,12 +95,10 @@ def _from_camera(
     with camera:
 
         def grab(prompt: str):  # -> np.ndarray
-            input(prompt)
-            camera.read(timeout=0.5)  # skip the frame queued before the answer
-            frame = camera.read(timeout=3.0)
-            if frame is None:
+            image = frame_after_answer(camera, prompt)
+            if image is None:
                 raise cal.CalibrationError(f"camera {index} gave no picture")
-            return frame.image
+            return image
 
         if markers:
             image = grab("Lay marker i in front of player i, then press Enter ")

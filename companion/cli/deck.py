@@ -1,6 +1,7 @@
-"""`companion deck enroll NAME --images DIR` (an animal deck), `companion deck enroll NAME
---back PICTURE` (a deck of playing cards whose back the camera should know), `companion
-deck check-back PICTURE` and `companion deck list`."""
+"""`companion deck enroll NAME --images DIR` or `--camera N` (an animal deck), `companion
+deck enroll NAME --back PICTURE` or `--camera N --back-only` (a deck of playing cards whose
+back the camera should know), `companion deck check-back PICTURE` and `companion deck
+list`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,11 @@ import argparse
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from companion.cli.args import add_camera_size
+
+# Tries a card laid before the camera gets (`deck enroll --camera`) before enrolling stops.
+LAID_TRIES = 3
 
 if TYPE_CHECKING:
     import numpy as np
@@ -32,8 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="learn a deck from pictures",
         description="An animal deck: DIR holds, for each of 1..5 and back, a picture with "
         "that name (1.png, back.jpg) or a folder of that name with pictures: flat scans or "
-        "photos of the card lying on a table, at any angle. A deck of playing cards: "
-        "--back PICTURE, its faces being read as the built-in deck's.",
+        "photos of the card lying on a table, at any angle; or --camera N: lay each card "
+        "before the camera in turn when asked. A deck of playing cards: --back PICTURE (or "
+        "--camera N --back-only), its faces being read as the built-in deck's.",
     )
     enroll.add_argument("name", metavar="NAME", help="the deck's name, e.g. my-animals")
     source = enroll.add_mutually_exclusive_group(required=True)
@@ -44,6 +51,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="a deck of playing cards: a picture of its back (a flat scan, or a photo of one "
         "card lying face down), or a folder of such pictures",
     )
+    source.add_argument(
+        "--camera",
+        type=int,
+        metavar="N",
+        help="camera N, looking at the table: the bare table, then each card laid alone when "
+        "asked (1 to 5 face up, then one face down)",
+    )
+    enroll.add_argument(
+        "--back-only",
+        action="store_true",
+        help="with --camera: a deck of playing cards, only its back asked for",
+    )
+    add_camera_size(enroll)
     enroll.set_defaults(func=_enroll)
     check = actions.add_parser(
         "check-back",
@@ -69,17 +89,37 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _enroll(args: argparse.Namespace) -> int:
     from companion.vision.back_check import choose_finder
-    from companion.vision.decks import DeckError, enroll, enroll_back, write_profile
+    from companion.vision.decks import (
+        CARD_KEYS,
+        PLAYING_CARDS,
+        DeckError,
+        check_name,
+        enroll,
+        enroll_back,
+        save_back,
+        save_enrolled,
+        write_profile,
+    )
 
     try:
+        if args.back_only and args.camera is None:
+            raise DeckError("--back-only goes with --camera N (a picture of the back: --back)")
         if args.back is not None:
             profile = enroll_back(args.name, args.back)
+        elif args.camera is not None:
+            check_name(args.name)  # before the table is asked for anything
+            keys = ("back",) if args.back_only else CARD_KEYS
+            laid = _laid_before_camera(args.camera, keys, args.camera_size)
+            if args.back_only:
+                profile = save_back(args.name, laid["back"], [f"camera {args.camera}"])
+            else:
+                profile = save_enrolled(args.name, laid)
         else:
             profile = enroll(args.name, args.images)
     except DeckError as err:
         print(f"companion deck enroll: {err}", file=sys.stderr)
         return 2
-    if args.back is not None:
+    if profile.kind == PLAYING_CARDS:
         return _enrolled_back(profile)
     counts = ", ".join(f"{key}: {len(p)}" for key, p in profile.templates.items())
     print(f"enrolled deck {profile.name!r} ({counts} pictures), saved to {profile.source}")
@@ -125,6 +165,56 @@ def _enrolled_back(profile: DeckProfile) -> int:
     _report_back(profile, profile.templates["back"][0])
     print(f"read it with: companion detect --deck {profile.name} --json IMAGE")
     return 0
+
+
+def _laid_before_camera(
+    index: int, keys: tuple[str, ...], size: tuple[int, int]
+) -> dict[str, np.ndarray]:
+    """The picture of each card of `keys` (READ_SIZE, as (1, H, W, 3)), cut from camera
+    `index`'s frames: the bare table first, then each card laid alone when asked
+    (`single_card.card_laid`); LAID_TRIES tries a card, or a DeckError."""
+    from companion.cli.camera_prompts import frame_after_answer
+    from companion.vision.decks import ANIMAL_NAMES, DeckError
+    from companion.vision.features import rectify_cards
+    from companion.vision.single_card import card_laid
+    from companion.vision.sources import CameraSource, SourceError
+
+    try:
+        camera = CameraSource(index, queue_size=1, size=size)
+    except SourceError as error:
+        raise DeckError(str(error)) from None
+    with camera:
+
+        def grab(prompt: str) -> np.ndarray:
+            image = frame_after_answer(camera, prompt)
+            if image is None:
+                raise DeckError(f"camera {index} gave no picture")
+            return image
+
+        empty = grab("Clear the table under the camera (no card, no hand), then press Enter ")
+        laid = {}
+        for key in keys:
+            what = (
+                "one card face down"
+                if key == "back"
+                else f"the {ANIMAL_NAMES[int(key)]} ({key}) face up"
+            )
+            for _ in range(LAID_TRIES):
+                frame = grab(
+                    f"Lay {what}, alone on the table (the last one taken away), take your "
+                    "hand away, then press Enter "
+                )
+                quad = card_laid(frame, empty)
+                if quad is not None:
+                    laid[key] = rectify_cards(frame, [quad])
+                    break
+                print("no card found where the table changed; once more:")
+            else:
+                raise DeckError(
+                    f"no card found in {LAID_TRIES} tries: lay {what} alone in the camera's "
+                    "view, on the table as it was when it was bare (the camera not moved)"
+                )
+    return laid
 
 
 def _print_sheet(profile: DeckProfile) -> None:

@@ -44,11 +44,14 @@ Figures (targets from issue 3):
   (`FAINT_PRINT`: a few dots or a grey marbling), `FAINT_TABLES` tables each, and the
   same `FAINT_EMPTY` empty tables read with every such deck.
 - with `--enroll-photos N`: rendered photos of one card for enrolling it, of the backs of
-  the first N tables of `--designed-backs` (framed as a webcam and as a phone frames
-  them: `ENROLL_FRAMINGS`) and of the demo deck's faces: how often the card is outlined
-  right (`single_card.card_in_photo`, IoU `ENROLL_IOU` with the truth), outlined wrong or
-  not found; and those tables read with each back enrolled from its phone-framed photo,
-  beside the same tables read with it enrolled from its flat picture.
+  the first N tables of `--designed-backs` and of the demo deck's faces (framed as a
+  webcam, as a phone, and small as a webcam sees a card laid on the table:
+  `ENROLL_FRAMINGS`): how often the card is outlined right (`single_card.card_in_photo`,
+  IoU `ENROLL_IOU` with the truth), outlined wrong or not found, and the same for the
+  small ones laid before the camera, the bare table seen first (`single_card.card_laid`,
+  `deck enroll --camera`); and those tables read with each back enrolled from its
+  phone-framed photo, beside the same tables read with it enrolled from its flat
+  picture.
 
 Seeds. Scenes are `synth.random_scene(np.random.default_rng(seed), ...)`. Seeds below
 `HELD_OUT_SEED` are free for training and tuning (the reader's training uses streams 0,
@@ -113,6 +116,7 @@ ENROLL_PHOTO_SEED = 5_700_000
 ENROLL_FRAMINGS = {
     "webcam": ((1280, 720), (250.0, 400.0)),
     "phone": ((1200, 900), (450.0, 650.0)),
+    "laid": ((1280, 720), (100.0, 250.0)),  # a card laid on the table, as a webcam sees it
 }
 ENROLL_IOU = 0.9
 # Heaps: a third each of webcam frames and of phone photos either way up, cards this long.
@@ -369,7 +373,7 @@ def _designed_back_tables(count: int, first_seed: int) -> Iterator[tuple[np.ndar
 
 
 def enroll_photo_figures(count: int, finder: str = "both") -> dict[str, object]:
-    """Photos of one card (`ENROLL_FRAMINGS`) of the backs of the first `count` tables of
+    """Photos of one card (`_enroll_photos`) of the backs of the first `count` tables of
     `designed_back_scenes`, and as many of the demo deck's faces, each outlined by the
     enrolling finder and scored against its true outline; then each table read with its
     back enrolled from its phone-framed photo and from its flat picture."""
@@ -377,7 +381,7 @@ def enroll_photo_figures(count: int, finder: str = "both") -> dict[str, object]:
     from companion.vision.features import READ_SIZE, rectify_cards
     from companion.vision.geometry import quad_iou
     from companion.vision.pipeline import CardPipeline
-    from companion.vision.single_card import card_in_photo
+    from companion.vision.single_card import card_in_photo, card_laid
     from companion.vision.synth.art import card_back
 
     outlines: dict[str, Counter] = {}
@@ -385,8 +389,8 @@ def enroll_photo_figures(count: int, finder: str = "both") -> dict[str, object]:
     for index, (image, truths, style) in enumerate(_designed_back_tables(count, DESIGN_SEED)):
         art = np.asarray(card_back("playing-cards", style))
         phone_back = None
-        for name, photo, truth in _enroll_photos(index, art):
-            quad = card_in_photo(photo)
+        for name, photo, empty, truth in _enroll_photos(index, art):
+            quad = card_in_photo(photo) if empty is None else card_laid(photo, empty)
             counts = outlines.setdefault(name, Counter())
             counts["photos"] += 1
             if quad is None:
@@ -422,31 +426,36 @@ def enroll_photo_figures(count: int, finder: str = "both") -> dict[str, object]:
 
 def _enroll_photos(
     index: int, back_art: np.ndarray
-) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
-    """Photo `index` of one card to enroll, of each kind: (kind, picture, true corners):
-    the back (`back_art`) in each of ENROLL_FRAMINGS, an animal face framed as a phone."""
+) -> Iterator[tuple[str, np.ndarray, np.ndarray | None, np.ndarray]]:
+    """Photo `index` of one card to enroll, of each kind: (kind, picture, the bare table
+    before it was laid or None, true corners): the back (`back_art`) and an animal face,
+    in each of ENROLL_FRAMINGS, a webcam's framing also laid before the camera
+    (`deck enroll --camera`)."""
+    from dataclasses import replace
+
     from companion.vision.synth import random_scene, render_scene
 
-    kinds = [
-        (f"backs, {name}", "playing-cards", framing) for name, framing in ENROLL_FRAMINGS.items()
-    ]
-    kinds.append(("animal faces, phone", "animals", ENROLL_FRAMINGS["phone"]))
-    for name, deck, (size, lengths) in kinds:
-        spec = random_scene(
-            np.random.default_rng(ENROLL_PHOTO_SEED + index),
-            1,
-            deck,
-            size=size,
-            edition=ANIMAL_EDITION if deck == "animals" else None,
-            face_up_rate=1.0 if deck == "animals" else 0.0,
-            length_range=lengths,
-            distractors=0,
-            hand_rate=0.0,
-            layout="scatter",
-        )
-        photo, truths = render_scene(spec, back_art=back_art)
-        if truths:  # a card too big for the picture is left out
-            yield name, photo, truths[0].corners
+    for deck, what in (("playing-cards", "backs"), ("animals", "animal faces")):
+        for framing, (size, lengths) in ENROLL_FRAMINGS.items():
+            spec = random_scene(
+                np.random.default_rng(ENROLL_PHOTO_SEED + index),
+                1,
+                deck,
+                size=size,
+                edition=ANIMAL_EDITION if deck == "animals" else None,
+                face_up_rate=1.0 if deck == "animals" else 0.0,
+                length_range=lengths,
+                distractors=0,
+                hand_rate=0.0,
+                layout="scatter",
+            )
+            photo, truths = render_scene(spec, back_art=back_art)
+            if not truths:  # a card too big for the picture is left out
+                continue
+            yield f"{what}, {framing}", photo, None, truths[0].corners
+            if framing == "laid":
+                empty, _ = render_scene(replace(spec, cards=()), back_art=back_art)
+                yield f"{what}, laid before a webcam", photo, empty, truths[0].corners
 
 
 def own_back_figures(count: int, finder: str = "both") -> dict[str, object]:

@@ -329,8 +329,17 @@ def enroll(name: str, images_dir: Path | str, decks_dir: Path | None = None) -> 
         key: np.stack([card_from_picture(read_picture(p), str(p)) for p in paths])
         for key, paths in pictures.items()
     }
+    return save_enrolled(name, templates, decks_dir)
+
+
+def save_enrolled(
+    name: str, templates: Mapping[str, np.ndarray], decks_dir: Path | None = None
+) -> DeckProfile:
+    """Save an animal deck from its cards' READ_SIZE pictures (N, H, W, 3 for each of
+    CARD_KEYS) as profile `name`, with the cards as cut beside it (`cut_sheet`)."""
+    check_name(name)
     path = (decks_dir or user_decks_dir()) / f"{name}.npz"
-    profile = DeckProfile(name, "enrolled", templates, str(path))
+    profile = DeckProfile(name, "enrolled", dict(templates), str(path))
     write_profile(profile, path)
     cv2.imwrite(str(sheet_path(profile)), cut_sheet(profile))
     return profile
@@ -355,10 +364,20 @@ def enroll_back(name: str, pictures: Path | str, decks_dir: Path | None = None) 
     else:
         paths = [pictures]
     backs = np.stack([card_from_picture(read_picture(p), str(p)) for p in paths])
-    for picture, face in zip(paths, _faces_read(backs), strict=True):
+    return save_back(name, backs, [str(p) for p in paths], decks_dir)
+
+
+def save_back(
+    name: str, backs: np.ndarray, sources: list[str], decks_dir: Path | None = None
+) -> DeckProfile:
+    """Save a deck of playing cards with its back's READ_SIZE pictures (N, H, W, 3; each
+    from where `sources` says) as profile `name`, with the backs as cut beside it; a
+    picture the built-in readers read as a face is refused, naming it."""
+    check_name(name)
+    for source, face in zip(sources, _faces_read(backs), strict=True):
         if face is not None:
             raise DeckError(
-                f"{picture} reads as a face ({face}), not a back: expected a picture of the "
+                f"{source} reads as a face ({face}), not a back: expected a picture of the "
                 "card's back, lying face down"
             )
     path = (decks_dir or user_decks_dir()) / f"{name}.npz"

@@ -145,10 +145,12 @@ def test_deck_enroll_back_on_the_command_line(
     assert "(its back enrolled)" in capsys.readouterr().out
 
 
-def test_deck_enroll_wants_images_or_a_back(capsys: pytest.CaptureFixture[str]) -> None:
+def test_deck_enroll_wants_images_a_back_or_a_camera(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     with pytest.raises(SystemExit):
         cli_main(["deck", "enroll", "my-deck"])
-    assert "one of the arguments --images --back is required" in capsys.readouterr().err
+    assert "one of the arguments --images --back --camera is required" in capsys.readouterr().err
 
 
 def test_a_six_to_king_given_as_the_back_is_named_so(tmp_path: Path) -> None:

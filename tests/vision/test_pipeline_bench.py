@@ -74,14 +74,17 @@ def test_vision_bench_scores_tables_of_backs_never_seen_with_their_back_enrolled
 
 
 def test_vision_bench_scores_enrolling_from_photos(capsys):
-    """The backs of the first table of --designed-backs photographed as a webcam and as a
-    phone frame them, and an animal face: each outlined right, wrong or not at all; the
-    table read with the back enrolled from its phone photo and from its flat picture."""
+    """The back of the first table of --designed-backs and an animal face, photographed as
+    a webcam and as a phone frame them, small as a webcam sees a card laid on the table,
+    and laid so before the camera: each outlined right, wrong or not at all; the table
+    read with the back enrolled from its phone photo and from its flat picture."""
     from companion.vision.bench import ENROLL_PHOTO_SEED
 
     photos = _only(capsys, "playing-cards", "--enroll-photos", 1)["enrolling from a photo"]
-    for kind in ("backs, webcam", "backs, phone", "animal faces, phone"):
-        assert photos[kind].startswith(("0 of 1 outlined right", "1 of 1 outlined right"))
+    for what in ("backs", "animal faces"):
+        for framing in ("webcam", "phone", "laid", "laid before a webcam"):
+            outlined = photos[f"{what}, {framing}"]
+            assert outlined.startswith(("0 of 1 outlined right", "1 of 1 outlined right"))
     enrolled = photos["decks enrolled from their phone photo"]
     assert enrolled in ("0 of 1", "1 of 1")
     flat = photos["the same tables, each back enrolled from its flat picture"]

@@ -3,13 +3,15 @@ rendered photos of backs never trained on, half the picture long."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
 from companion.vision.decks import card_from_picture
 from companion.vision.detect import find_cards
 from companion.vision.geometry import quad_area, quad_iou
-from companion.vision.single_card import card_in_photo, outline_holds
+from companion.vision.single_card import card_in_photo, card_laid, outline_holds
 from companion.vision.synth import random_scene, render_scene
 from companion.vision.synth.art import designed_back
 
@@ -73,3 +75,23 @@ def test_pictures_too_small_for_a_card_are_no_card_not_a_crash() -> None:
     rng = np.random.default_rng(0)
     for shape in ((3, 3, 3), (1, 200, 3), (900, 5, 3)):
         assert card_in_photo(rng.integers(0, 255, shape, dtype=np.uint8)) is None
+
+
+def test_a_card_laid_before_the_camera_is_found_where_the_table_changed() -> None:
+    """A back 150 px long laid on a gingham cloth, seen by a webcam that saw the bare cloth
+    first: outlined on the card, not on its shadow; nothing where nothing changed."""
+    spec = random_scene(
+        np.random.default_rng(7_500_000),
+        1,
+        "playing-cards",
+        face_up_rate=0.0,
+        length_range=(150.0, 150.0),
+        distractors=0,
+        hand_rate=0.0,
+        layout="scatter",
+        table="cloth-gingham",
+    )
+    frame, truths = render_scene(spec, back_art=designed_back(4_100_003))
+    empty, _ = render_scene(replace(spec, cards=()))
+    assert quad_iou(card_laid(frame, empty), truths[0].corners) > 0.9
+    assert card_laid(empty, empty) is None
