@@ -109,13 +109,18 @@ def card_laid(frame: np.ndarray, empty: np.ndarray) -> np.ndarray | None:
     first), or None where nothing card-sized changed.
 
     What changed is where the card lies, however busy the cloth: the pixels whose colour
-    moved (`LAID_LEVEL`, or 3 times the frame's median change), less the card's shadow
+    moved (`LAID_LEVEL`, or 3 times the frame's median change), once the frame's
+    exposure is brought back to the bare table's (the median ratio of each channel), less
+    the card's shadow
     (the table darkened alike in every channel: `SHADOW_SPREAD`), their largest part
     (`LAID_AREA` of the frame at least) outlined by four corners. The card is then found
     as in a photo (`card_in_photo`) in the part of the frame around it (`LAID_CONTEXT`),
     where that outline lies on the changed part (IoU `LAID_AGREES`); else that part's
     outline, placed on the frame's edges, stands."""
     now, before = (cv2.GaussianBlur(f, (0, 0), 1.5).astype(np.float32) for f in (frame, empty))
+    # a webcam sets its exposure anew when a white card comes in: the table, most of the
+    # picture, tells the gain of each channel
+    now /= np.median(((now + 1) / (before + 1))[::4, ::4].reshape(-1, 3), axis=0)
     change = np.abs(now - before).max(axis=2)
     changed = change > max(LAID_LEVEL, 3 * float(np.median(change)))
     ratio = (now + 1) / (before + 1)

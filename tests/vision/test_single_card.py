@@ -79,7 +79,8 @@ def test_pictures_too_small_for_a_card_are_no_card_not_a_crash() -> None:
 
 def test_a_card_laid_before_the_camera_is_found_where_the_table_changed() -> None:
     """A back 150 px long laid on a gingham cloth, seen by a webcam that saw the bare cloth
-    first: outlined on the card, not on its shadow; nothing where nothing changed."""
+    first: outlined on the card, not on its shadow, also when the webcam's exposure
+    changed with it; nothing where nothing changed."""
     spec = random_scene(
         np.random.default_rng(7_500_000),
         1,
@@ -95,3 +96,6 @@ def test_a_card_laid_before_the_camera_is_found_where_the_table_changed() -> Non
     empty, _ = render_scene(replace(spec, cards=()))
     assert quad_iou(card_laid(frame, empty), truths[0].corners) > 0.9
     assert card_laid(empty, empty) is None
+    # the webcam set its exposure anew once the card came in
+    brighter = np.clip(frame * 1.12, 0, 255).astype(np.uint8)
+    assert quad_iou(card_laid(brighter, empty), truths[0].corners) > 0.9
