@@ -95,10 +95,7 @@ def _from_camera(
     with camera:
 
         def grab(prompt: str):  # -> np.ndarray
-            image = frame_after_answer(camera, prompt)
-            if image is None:
-                raise cal.CalibrationError(f"camera {index} gave no picture")
-            return image
+            return frame_after_answer(camera, index, prompt, cal.CalibrationError)
 
         if markers:
             image = grab("Lay marker i in front of player i, then press Enter ")

@@ -186,19 +186,13 @@ def _laid_before_camera(
     with camera:
 
         def grab(prompt: str) -> np.ndarray:
-            image = frame_after_answer(camera, prompt)
-            if image is None:
-                raise DeckError(f"camera {index} gave no picture")
-            return image
+            return frame_after_answer(camera, index, prompt, DeckError)
 
         empty = grab("Clear the table under the camera (no card, no hand), then press Enter ")
         laid = {}
         for key in keys:
-            what = (
-                "one card face down"
-                if key == "back"
-                else f"the {ANIMAL_NAMES[int(key)]} ({key}) face up"
-            )
+            name = "the back" if key == "back" else f"the {ANIMAL_NAMES[int(key)]} ({key})"
+            what = "one card face down" if key == "back" else f"{name} face up"
             for _ in range(LAID_TRIES):
                 frame = grab(
                     f"Lay {what}, alone on the table (the last one taken away), take your "
@@ -207,6 +201,7 @@ def _laid_before_camera(
                 quad = card_laid(frame, empty)
                 if quad is not None:
                     laid[key] = rectify_cards(frame, [quad])
+                    print(f"found {name}")
                     break
                 print("no card found where the table changed; once more:")
             else:

@@ -105,3 +105,17 @@ def test_a_card_never_seen_by_the_camera_stops_enrolling_with_what_to_do(
 def test_back_only_goes_with_the_camera(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deck", "enroll", "mine", "--back", "x.png", "--back-only"]) == 2
     assert "--back-only goes with --camera N" in capsys.readouterr().err
+
+
+def test_no_one_at_the_keyboard_is_said_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Standard input closed (run from a script): a message, not a traceback."""
+    _camera(monkeypatch, [render_scene(TABLE)[0]])
+
+    def closed(prompt: str) -> str:
+        raise EOFError
+
+    monkeypatch.setattr("builtins.input", closed)
+    assert main(["deck", "enroll", "nobody", "--camera", "0"]) == 2
+    assert "no answer: the questions need someone at the keyboard" in capsys.readouterr().err
