@@ -71,20 +71,11 @@ def test_cards_laid_before_the_camera_enroll_a_deck_that_reads_them(
     out = capsys.readouterr().out
     assert "enrolled deck 'at-the-table'" in out and "the cards as cut" in out
     deck = load_deck("at-the-table")
-    faces = [
-        CardSpec(
-            "animals",
-            rank,
-            None,
-            "up",
-            (150 + 220 * (rank - 1), 300),
-            angle=40.0 * rank,
-            length=170,
-            edition="classic",
-        )
+    faces = tuple(
+        CardSpec(rank=rank, face="up", center=(150 + 220 * (rank - 1), 300), edition="classic")
         for rank in range(1, 6)
-    ]
-    image, truths = render_scene(SceneSpec(table="wood-light", cards=tuple(faces), seed=9))
+    )
+    image, truths = render_scene(SceneSpec(table="wood-light", cards=faces, seed=9))
     readings = CardReader(deck).read_batch(image, [t.corners for t in truths])
     assert [r.rank for r in readings] == [1, 2, 3, 4, 5]
 
