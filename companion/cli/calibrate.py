@@ -91,7 +91,7 @@ def _from_camera(
     try:
         camera = CameraSource(index, queue_size=1, size=size)
     except SourceError as error:
-        raise cal.CalibrationError(str(error)) from None
+        raise cal.CalibrationError(f"{error}; or calibrate from a photo: --image PHOTO") from None
     with camera:
 
         def grab(prompt: str):  # -> np.ndarray

@@ -182,7 +182,8 @@ def _laid_before_camera(
     try:
         camera = CameraSource(index, queue_size=1, size=size)
     except SourceError as error:
-        raise DeckError(str(error)) from None
+        pictures = "--back PICTURE" if keys == ("back",) else "--images DIR"
+        raise DeckError(f"{error}; or enroll from pictures: {pictures}") from None
     with camera:
 
         def grab(prompt: str) -> np.ndarray:

@@ -159,7 +159,8 @@ def _frames(args: argparse.Namespace, calibration: Calibration) -> Callable[[], 
     try:
         first = camera() if args.camera is not None else open_source(args.video)
     except SourceError as error:
-        raise SetupError(str(error)) from None
+        hint = "; or play from a recording: --video FILE" if args.camera is not None else ""
+        raise SetupError(f"{error}{hint}") from None
     # The source's picture size, asked once: a camera that gives no picture makes
     # `frame_size` wait its whole timeout.
     wanted = calibration.image_size is not None or args.camera is not None

@@ -99,7 +99,7 @@ class CameraSource(_Closing):
                 cap.release()
             raise SourceError(
                 f"cannot open camera {self.index}: is it plugged in and not used by another "
-                "program? (try another index, or --video FILE)"
+                "program? (try another index)"
             )
         if self._size is not None:
             # Most USB webcams give 1280x720 at 30 fps only as MJPG: raw frames that size fill
