@@ -80,6 +80,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(default for an enrolled deck: its enrolled back)",
     )
     check.add_argument(
+        "--camera",
+        type=int,
+        metavar="N",
+        help="instead of PICTURE: camera N, looking at the table, sees the bare table, then "
+        "one card laid face down",
+    )
+    add_camera_size(check)
+    check.add_argument(
         "--deck", default="playing-cards", help="the deck to read it with (default playing-cards)"
     )
     check.set_defaults(func=_check_back)
@@ -232,12 +240,16 @@ def _check_back(args: argparse.Namespace) -> int:
 
     try:
         deck = load_deck(args.deck)
-        if args.picture is not None:
+        if args.picture is not None and args.camera is not None:
+            raise DeckError("give PICTURE or --camera N, not both")
+        if args.camera is not None:
+            back = _laid_before_camera(args.camera, ("back",), args.camera_size)["back"][0]
+        elif args.picture is not None:
             back = card_from_picture(read_picture(args.picture), args.picture)
         elif "back" not in deck.templates:
             raise DeckError(
                 f"{deck.name} is built in, with no back enrolled: give a picture of the back "
-                "(a flat scan, or a photo of one card lying face down)"
+                "(a flat scan, or a photo of one card lying face down), or --camera N"
             )
         else:
             back = deck.templates["back"][0]

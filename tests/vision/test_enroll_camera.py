@@ -110,3 +110,18 @@ def test_no_one_at_the_keyboard_is_said_so(
     monkeypatch.setattr("builtins.input", closed)
     assert main(["deck", "enroll", "nobody", "--camera", "0"]) == 2
     assert "no answer: the questions need someone at the keyboard" in capsys.readouterr().err
+
+
+def test_a_back_laid_before_the_camera_is_checked(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`deck check-back --camera N`: the bare table, then one card face down, checked on
+    rendered tables as a picture of it would be."""
+    asked = _camera(monkeypatch, [render_scene(TABLE)[0], _laid("back", PLACES[5])])
+    status = main(["deck", "check-back", "--camera", "0", "--deck", "demo-animals"])
+    assert status in (0, 1)
+    assert "one card face down" in asked[1]
+    out = capsys.readouterr().out
+    assert "back check: face-down cards read as backs on 8 rendered tables" in out
+    assert main(["deck", "check-back", "x.png", "--camera", "0"]) == 2
+    assert "PICTURE or --camera N, not both" in capsys.readouterr().err
