@@ -25,12 +25,8 @@ from companion.vision.read import CardReader
 from companion.vision.synth import CardSpec, SceneSpec, card_back, card_face, render_scene
 from companion.vision.synth.art import designed_back
 
-
-@pytest.fixture(autouse=True)
-def private_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Enrolled decks go to a temporary user data directory, never the real one."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return tmp_path / "data"
+# enrolled decks go to a temporary user data directory, never the real one
+pytestmark = pytest.mark.usefixtures("private_data_dir")
 
 
 def _pictures(folder: Path, edition: str = "woodland") -> Path:

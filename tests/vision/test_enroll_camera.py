@@ -4,7 +4,6 @@ camera when asked (rendered frames from a stand-in camera; `single_card.card_lai
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,11 +19,8 @@ TABLE = SceneSpec(table="cloth-gingham", seed=5, tilt=12.0)
 PLACES = ((420, 300), (800, 420), (560, 500), (900, 250), (640, 360), (480, 430))
 
 
-@pytest.fixture(autouse=True)
-def private_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Enrolled decks go to a temporary user data directory, never the real one."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return tmp_path / "data"
+# enrolled decks go to a temporary user data directory, never the real one
+pytestmark = pytest.mark.usefixtures("private_data_dir")
 
 
 def _laid(key: str, place: tuple[int, int]) -> np.ndarray:

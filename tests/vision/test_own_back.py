@@ -127,10 +127,10 @@ def test_a_profile_of_an_unknown_kind_is_refused(tmp_path: Path) -> None:
         read_profile(path)
 
 
+@pytest.mark.usefixtures("private_data_dir")
 def test_deck_enroll_back_on_the_command_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     _, _, back = _table()
     picture = tmp_path / "back.png"
     cv2.imwrite(str(picture), back)
