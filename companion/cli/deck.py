@@ -131,12 +131,7 @@ def _enroll(args: argparse.Namespace) -> int:
         return _enrolled_back(profile)
     counts = ", ".join(f"{key}: {len(p)}" for key, p in profile.templates.items())
     print(f"enrolled deck {profile.name!r} ({counts} pictures), saved to {profile.source}")
-    _print_sheet(profile)
-    if profile.plain_back is not None:
-        print(
-            "its back carries no print inside its margin: the camera also looks for it by "
-            "its colour, on every frame"
-        )
+    _print_saved_pictures(profile)
     choice = choose_finder(profile, profile.templates["back"][0])
     if choice.deck.any_backs:
         write_profile(choice.deck, Path(profile.source))  # saved before it is shown
@@ -164,12 +159,7 @@ def _enrolled_back(profile: DeckProfile) -> int:
         f"enrolled the back of playing-card deck {profile.name!r} ({count} picture"
         f"{'s' if count > 1 else ''}; faces read as playing-cards'), saved to {profile.source}"
     )
-    _print_sheet(profile)
-    if profile.plain_back is not None:
-        print(
-            "its back carries no print inside its margin: the camera also looks for it by "
-            "its colour, on every frame"
-        )
+    _print_saved_pictures(profile)
     _report_back(profile, profile.templates["back"][0])
     print(f"read it with: companion detect --deck {profile.name} --json IMAGE")
     return 0
@@ -221,13 +211,20 @@ def _laid_before_camera(
     return laid
 
 
-def _print_sheet(profile: DeckProfile) -> None:
+def _print_saved_pictures(profile: DeckProfile) -> None:
+    """What every enrollment says of the pictures it kept: where to look at them as cut,
+    and whether the back is plain (then also looked for by its colour)."""
     from companion.vision.decks import sheet_path
 
     print(
         f"the cards as cut from your pictures: {sheet_path(profile)} (check that each shows "
         "its whole card, and no table)"
     )
+    if profile.plain_back is not None:
+        print(
+            "its back carries no print inside its margin: the camera also looks for it by "
+            "its colour, on every frame"
+        )
 
 
 def _check_back(args: argparse.Namespace) -> int:
