@@ -31,7 +31,7 @@ import numpy as np
 import platformdirs
 
 from .back_colour import plain_inside
-from .features import READ_SIZE, rectify_cards
+from .features import READ_SIZE, card_corners, rectify_cards
 from .types import NOT_A_CARD, OTHER
 
 PLAYING_CARDS = "playing-cards"
@@ -338,11 +338,7 @@ def save_enrolled(
     """Save an animal deck from its cards' READ_SIZE pictures (N, H, W, 3 for each of
     CARD_KEYS) as profile `name`, with the cards as cut beside it (`cut_sheet`)."""
     check_name(name)
-    path = (decks_dir or user_decks_dir()) / f"{name}.npz"
-    profile = DeckProfile(name, "enrolled", dict(templates), str(path))
-    write_profile(profile, path)
-    cv2.imwrite(str(sheet_path(profile)), cut_sheet(profile))
-    return profile
+    return _saved(name, "enrolled", dict(templates), decks_dir)
 
 
 def enroll_back(name: str, pictures: Path | str, decks_dir: Path | None = None) -> DeckProfile:
@@ -380,8 +376,16 @@ def save_back(
                 f"{source} reads as a face ({face}), not a back: expected a picture of the "
                 "card's back, lying face down"
             )
+    return _saved(name, PLAYING_CARDS, {"back": backs}, decks_dir)
+
+
+def _saved(
+    name: str, kind: DeckKind, templates: dict[str, np.ndarray], decks_dir: Path | None
+) -> DeckProfile:
+    """Profile `name` written to the user's decks (or `decks_dir`), its pictures as cut
+    beside it (`cut_sheet`)."""
     path = (decks_dir or user_decks_dir()) / f"{name}.npz"
-    profile = DeckProfile(name, PLAYING_CARDS, {"back": backs}, str(path))
+    profile = DeckProfile(name, kind, templates, str(path))
     write_profile(profile, path)
     cv2.imwrite(str(sheet_path(profile)), cut_sheet(profile))
     return profile
@@ -393,8 +397,7 @@ def _faces_read(cards: np.ndarray) -> list[str | None]:
     the back would be taken for a card played face down."""
     from .read import CardReader
 
-    width, height = READ_SIZE
-    corners = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
+    corners = card_corners(READ_SIZE)
     readings = CardReader(load_deck(PLAYING_CARDS)).read_cards(cards, [corners] * len(cards))
     return [
         ("a 6 to King" if r.label == OTHER else r.label)

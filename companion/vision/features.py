@@ -42,15 +42,18 @@ _WARP = {"flags": cv2.INTER_LINEAR, "borderMode": cv2.BORDER_REPLICATE}
 def _to_card(quad: np.ndarray, size: tuple[int, int] = READ_SIZE) -> np.ndarray:
     """The homography from a quad (clockwise, short side first) to a portrait card of
     `size` (width, height)."""
-    return cv2.getPerspectiveTransform(np.asarray(quad, np.float32), _card_corners(size))
+    return cv2.getPerspectiveTransform(np.asarray(quad, np.float32), card_corners(size))
 
 
 @cache
-def _card_corners(size: tuple[int, int]) -> np.ndarray:
+def card_corners(size: tuple[int, int]) -> np.ndarray:
     """The corners of a portrait card of `size` (width, height), clockwise from the
-    top-left: made once per size, as every quad of every frame is warped to one."""
+    top-left: made once per size, as every quad of every frame is warped to one (shared,
+    so read-only)."""
     width, height = size
-    return np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
+    corners = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
+    corners.setflags(write=False)
+    return corners
 
 
 @timed("cutting views")
