@@ -183,26 +183,24 @@ class CardReader:
         self.deck = deck
         # A playing deck's own back, enrolled (`_read_own_back`): its pictures' embeddings.
         self._own_back: np.ndarray | None = None
+        if "back" in deck.templates:  # an enrolled deck, or a playing deck's own back
+            self._embedder = model_session(EMBED_MODEL)
+            # the print a quad read as the back must carry (`_print_floor`)
+            self._back_floor = _print_floor(deck.templates["back"])
+            # mean BGR of every enrolled card: a doubtful face's colour is checked against
+            # its own and the back's (FACE_COLOUR_SURE), and a back read on a deck seen by
+            # the net for backs of any design, of a plain back, or a playing deck's own
+            # back must match the back's (`_back_coloured`)
+            self._colours = {key: _mean_colour(deck.templates[key]) for key in deck.templates}
         if deck.kind == PLAYING_CARDS:
             self._session = model_session(PLAYING_MODEL)
             self._whole = model_session(WHOLE_MODEL)
             self._index = model_session(INDEX_MODEL)
             if "back" in deck.templates:
-                self._embedder = model_session(EMBED_MODEL)
                 backs = _as_seen(np.asarray(deck.templates["back"]))
                 self._own_back = self._embed(np.concatenate([backs, turned(backs)]))
-                self._back_floor = _print_floor(deck.templates["back"])
-                self._colours = {"back": _mean_colour(deck.templates["back"])}
         else:
-            self._embedder = model_session(EMBED_MODEL)
             self._templates, self._template_keys = self._template_matrix(deck)
-            # the print a quad read as the back must carry (`_print_floor`)
-            self._back_floor = _print_floor(deck.templates["back"])
-            # mean BGR of every enrolled card: a doubtful face's colour is checked against
-            # its own and the back's (FACE_COLOUR_SURE), and on a deck seen by the net for
-            # backs of any design or of a plain back a back must match the back's
-            # (`_back_coloured`)
-            self._colours = {key: _mean_colour(deck.templates[key]) for key in CARD_KEYS}
 
     def read_batch(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> list[CardReading]:
         """One reading per quad, in the same order (corners ordered clockwise)."""
