@@ -79,9 +79,11 @@ def card_in_photo(image: np.ndarray) -> np.ndarray | None:
     segmented = _segmented_quad(image)
     if segmented is not None:
         others.append(segmented)
-    lab = cv2.cvtColor(cv2.GaussianBlur(image, (0, 0), 1.0), cv2.COLOR_BGR2Lab)
-    holding = [quad for quad in others if outline_holds(lab, quad)]
-    best = max(holding, key=quad_area) if holding else None
+    best = None
+    if others:  # the whole photo blurred and in Lab only where there is a quad to test
+        lab = cv2.cvtColor(cv2.GaussianBlur(image, (0, 0), 1.0), cv2.COLOR_BGR2Lab)
+        holding = [quad for quad in others if outline_holds(lab, quad)]
+        best = max(holding, key=quad_area) if holding else None
     if first is None or (best is not None and quad_area(best) >= LARGER * quad_area(first)):
         return best
     return first
