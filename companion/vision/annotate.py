@@ -1,8 +1,8 @@
 """Pictures a person can check: each card outlined and labelled on a copy of the frame.
 
-Used by `companion detect --annotate` and by the dashboard's live view, so the colours
-carry meaning at a glance: green a game card read face up, blue a back, orange anything
-else (a non-game face, or a reading the reader doubts).
+Used by `companion detect --annotate`; the colours carry meaning at a glance: green a game
+card read face up, blue a back, orange anything else (a non-game face, or a reading the
+reader doubts).
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ GAME_CARD = (80, 200, 60)  # BGR
 BACK = (220, 120, 40)
 OTHER = (30, 140, 250)
 DOUBTFUL = 0.6  # readings below this confidence are drawn as "other"
+# The captions' font scale: half the outline's scale, but never below this (about 9 pixels
+# high): a phone photo 504 pixels long was captioned 4 pixels high, too small to read.
+MIN_CAPTION = 0.4
 
 
 def reading_colour(reading: CardReading) -> tuple[int, int, int]:
@@ -68,7 +71,8 @@ def _caption(
     scale: float,
 ) -> None:
     """Text on a dark box centred on the card, kept inside the picture."""
-    font, size, weight = cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, max(1, round(scale))
+    font, size = cv2.FONT_HERSHEY_SIMPLEX, max(MIN_CAPTION, 0.5 * scale)
+    weight = max(1, round(2 * size))
     (width, height), baseline = cv2.getTextSize(text, font, size, weight)
     x = int(np.clip(centre[0] - width / 2, 0, max(0, canvas.shape[1] - width)))
     y = int(np.clip(centre[1] + height / 2, height, canvas.shape[0] - baseline))
