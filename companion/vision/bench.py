@@ -52,6 +52,11 @@ Figures (targets from issue 3):
   `deck enroll --camera`); and those tables read with each back enrolled from its
   phone-framed photo, beside the same tables read with it enrolled from its flat
   picture.
+- with `--jokers N`: N held-out tables of 15 playing cards whose face-down cards are a
+  deck's jokers (`synth.art.joker_face`, an edition of its own per table, from
+  `JOKER_EDITION`: the readers' training draws its jokers from 1,000 on, the tuning
+  used those below): the jokers read as a game card (target: none, as for any card
+  that is not one), and the faces among them read right.
 
 Seeds. Scenes are `synth.random_scene(np.random.default_rng(seed), ...)`. Seeds below
 `HELD_OUT_SEED` are free for training and tuning (the reader's training uses streams 0,
@@ -62,7 +67,8 @@ the benchmark only ever renders seeds from `HELD_OUT_SEED` on (card scenes) and 
 backs from `DESIGN_SEED`, enrolled decks' backs and their tables from
 `ENROLLED_BACK_SEED`, faint ones from `FAINT_BACK_SEED` and their tables from
 `FAINT_TABLE_SEED`, the empty tables read with a playing deck's own back from
-`OWN_BACK_EMPTY_SEED`, the photos of one card to enroll from `ENROLL_PHOTO_SEED`. The
+`OWN_BACK_EMPTY_SEED`, the photos of one card to enroll from `ENROLL_PHOTO_SEED`, the
+tables with jokers from `JOKER_SEED`. The
 back check of a deck's own back (`vision/back_check.py`) renders its tables from
 `back_check.CHECK_SEED` (7,000,000), used by nothing else.
 """
@@ -119,6 +125,11 @@ ENROLL_FRAMINGS = {
     "laid": ((1280, 720), (100.0, 250.0)),  # a card laid on the table, as a webcam sees it
 }
 ENROLL_IOU = 0.9
+# Tables with jokers (`--jokers`): table k from JOKER_SEED + k, its face-down cards (a share
+# of JOKER_TABLES_FACE_UP up) the jokers of edition JOKER_EDITION + k.
+JOKER_SEED = 5_600_000
+JOKER_EDITION = 500
+JOKER_TABLES_FACE_UP = 0.4
 # Heaps: a third each of webcam frames and of phone photos either way up, cards this long.
 HEAP_SIZES = ((1280, 720), (504, 378), (378, 504))
 HEAP_LENGTHS = {(1280, 720): (150.0, 400.0)}
@@ -188,6 +199,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="photos of one card to enroll from: the backs of N designed-back tables (0)",
     )
+    parser.add_argument(
+        "--jokers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="playing-card tables with jokers laid among the cards (0: none)",
+    )
     parser.add_argument("--real-photos", metavar="DIR", help="labelled real photos (manifest.json)")
     parser.add_argument(
         "--real-split",
@@ -217,6 +235,7 @@ def main(args: argparse.Namespace) -> int:
         "enrolled_backs",
         "faint_backs",
         "enroll_photos",
+        "jokers",
     ):
         if getattr(args, name) < 0:
             option = name.replace("_", "-")
@@ -288,6 +307,8 @@ def main(args: argparse.Namespace) -> int:
         )
     if args.enroll_photos:
         figures["enrolling from a photo"] = enroll_photo_figures(args.enroll_photos, args.finder)
+    if args.jokers:
+        figures["tables with jokers"] = joker_figures(args.jokers, args.finder)
     if args.real_photos:
         try:
             figures["real photos"] = real_photo_figures(
@@ -370,6 +391,49 @@ def _designed_back_tables(count: int, first_seed: int) -> Iterator[tuple[np.ndar
             designed_backs=1.0,
         )
         yield *render_scene(spec), str(spec.cards[0].back)
+
+
+def joker_figures(count: int, finder: str = "both") -> dict[str, object]:
+    """`count` tables of 15 playing cards, the face-down ones a deck's jokers (edition
+    `JOKER_EDITION` + k on table k): how many jokers are read as a game card, and how
+    many of the faces among them are read right (a reading on a joker is no phantom)."""
+    from companion.vision.synth import random_scene, render_scene
+    from companion.vision.synth.art import joker_face
+
+    jokers, as_game, faces = 0, 0, Tally()
+    for index in range(count):
+        rng = np.random.default_rng(JOKER_SEED + index)
+        spec = random_scene(
+            rng, SCENE_CARDS, "playing-cards", size=FRAME_SIZE, face_up_rate=JOKER_TABLES_FACE_UP
+        )
+        image, truths = render_scene(spec, back_art=joker_face(JOKER_EDITION + index))
+        readings, _ = timed_read("playing-cards", image, [], finder)
+        on_jokers = [t.corners for t in truths if t.face == "down"]
+        jokers += sum(t.face == "down" and t.visible >= VISIBLE for t in truths)
+        joker_readings = [_lies_on(r.corners, on_jokers) for r in readings]
+        as_game += sum(
+            r.rank is not None and on for r, on in zip(readings, joker_readings, strict=True)
+        )
+        faces.add_scene(
+            [r for r, on in zip(readings, joker_readings, strict=True) if not on],
+            [],
+            [t for t in truths if t.face == "up"],
+        )
+    summary = faces.summary()
+    return {
+        "jokers": jokers,
+        "jokers read as a game card": as_game,
+        "faces among them read right": f"{summary['found and read right']} of {summary['cards']}",
+        "misread as a game rank": summary["misread as a game rank"],
+        "phantoms": summary["phantoms"],
+    }
+
+
+def _lies_on(quad: np.ndarray, cards: Sequence[np.ndarray]) -> bool:
+    """Whether `quad` is one of `cards` (IoU 0.3) or lies mostly on one (half its area)."""
+    from companion.vision.geometry import quad_cover, quad_iou
+
+    return any(quad_iou(quad, card) >= 0.3 or quad_cover(quad, card) >= 0.5 for card in cards)
 
 
 def enroll_photo_figures(count: int, finder: str = "both") -> dict[str, object]:

@@ -29,8 +29,10 @@ def main() -> None:
             "cards-tune",
             "cards-index",
             "cards-backs",
+            "cards-jokers",
             "whole",
             "whole-backs",
+            "whole-jokers",
             "embed",
             "finder",
             "finder-tune",
@@ -49,7 +51,8 @@ def main() -> None:
     parser.add_argument(
         "--epochs",
         type=int,
-        help="training epochs (cards 10, cards-tune 6, whole 10, cards-backs and whole-backs 4)",
+        help="training epochs (cards 10, cards-tune 6, whole 10, cards-backs, whole-backs, "
+        "cards-jokers and whole-jokers 4)",
     )
     parser.add_argument("--synth", type=int, default=16_000, help="synthetic cards to render")
     parser.add_argument("--out", type=Path, help="ONNX file to write (default: the shipped one)")
@@ -84,6 +87,12 @@ def main() -> None:
 
         out = args.out or MODELS_DATA / "playing_whole.onnx"
         whole.backs_tune(out, init=MODELS_DATA / "playing_whole.onnx", epochs=args.epochs or 4)
+        return
+    if args.model == "whole-jokers":  # the whole-face reader's third stage, after whole-backs
+        from . import whole
+
+        out = args.out or MODELS_DATA / "playing_whole.onnx"
+        whole.jokers_tune(out, init=MODELS_DATA / "playing_whole.onnx", epochs=args.epochs or 4)
         return
     if args.model == "finder":
         from . import finder
@@ -158,6 +167,9 @@ def main() -> None:
         return
     if args.model == "cards-backs":  # the corner reader's fourth stage, after cards-tune
         cards.backs_tune(out, init=MODELS_DATA / "playing_cards.onnx", epochs=args.epochs or 4)
+        return
+    if args.model == "cards-jokers":  # the corner reader's fifth stage, after cards-backs
+        cards.jokers_tune(out, init=MODELS_DATA / "playing_cards.onnx", epochs=args.epochs or 4)
         return
     cards.train(out, seed=args.seed, n_synth=args.synth, epochs=args.epochs or 10)
 

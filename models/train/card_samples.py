@@ -21,6 +21,7 @@ from companion.vision.synth.art import (
     card_back,
     card_face,
     card_mask,
+    joker_face,
     random_design_style,
 )
 from companion.vision.synth.props import draw_distractor
@@ -76,6 +77,19 @@ def designed_back_art(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
     a card: a back never seen is still a back."""
     back = card_back("playing-cards", random_design_style(rng))
     return np.array(back), BACK_CLASS, NO_SUIT
+
+
+# Jokers to train on are drawn from these editions up; those below are left for the
+# tests and for measuring (`joker_face`).
+JOKER_EDITIONS = 1_000
+
+
+def joker_art(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
+    """A joker (`art.joker_face`), as `_card_art` returns a card: "none", no game card. Its
+    corners spell JOKER or show a star, which the readers, never shown one, took for an
+    Ace's index now and then (a joker on a table read as an Ace)."""
+    edition = int(rng.integers(JOKER_EDITIONS, 1_000_000))
+    return np.array(joker_face(edition)), NONE_CLASS, NO_SUIT
 
 
 def plain_thing_art(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
@@ -256,6 +270,7 @@ def scene_cards(
     cut: Cut = rectify_cards,
     designed_backs: float = 0.0,
     face_up_rate: float = 0.75,
+    jokers: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cards cut from whole rendered table scenes (`synth.random_scene`, seeds below 900,000).
 
@@ -264,14 +279,16 @@ def scene_cards(
     renderer above leaves (small, blurred, steeply tilted cards). One scene in five shows
     the animal deck (its faces are "none", its backs "back"). Each card at least 90%
     visible is rectified from its true corners jittered as a detector's error.
-    `designed_backs`: the share of scenes whose deck has a procedural back design.
+    `designed_backs`: the share of scenes whose deck has a procedural back design. With
+    `jokers`, every scene is of playing cards and its face-down cards show a joker
+    (`joker_art`) instead of a back: "none".
     """
     from companion.vision.synth import random_scene, render_scene
 
     rng = np.random.default_rng(seed)
     cards, ranks, suits = [], [], []
     for _ in range(n_scenes):
-        deck = "animals" if rng.random() < 0.2 else "playing-cards"
+        deck = "animals" if not jokers and rng.random() < 0.2 else "playing-cards"
         spec = random_scene(
             rng,
             int(rng.integers(6, 16)),
@@ -280,11 +297,12 @@ def scene_cards(
             hand_rate=0.1,
             designed_backs=designed_backs,
         )
-        image, truths = render_scene(spec)
+        joker = joker_art(rng)[0] if jokers else None
+        image, truths = render_scene(spec, back_art=joker)
         for t in truths:
             if t.visible < 0.9:
                 continue
-            rank, suit = _truth_classes(t)
+            rank, suit = (NONE_CLASS, NO_SUIT) if jokers and t.face == "down" else _truth_classes(t)
             # the true corners, from the card's own top-left (or bottom-right: upside
             # down), not `order_clockwise`: under a steep tilt a card's short side can
             # look the longer one, and a sideways rectification would teach a wrong label

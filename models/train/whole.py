@@ -32,6 +32,7 @@ from .card_samples import (
     FRAGMENT_IOU,
     designed_back_art,
     found_cards,
+    joker_art,
     plain_thing_art,
     scene_cards,
     synthetic_cards,
@@ -64,6 +65,10 @@ def _render(job: tuple[str, int, int]) -> Samples:
         )
     if kind == "things":
         return _both_ways(*synthetic_cards(n, seed, whole_views_of, plain_thing_art))
+    if kind == "jokers-synth":
+        return _both_ways(*synthetic_cards(n, seed, whole_views_of, joker_art))
+    if kind == "jokers-scene":
+        return _both_ways(*scene_cards(n, seed, cut=whole_views_of, face_up_rate=0.4, jokers=True))
     if kind == "fragments":
         return _both_ways(*found_cards(n, seed, cut=whole_views_of, none_below=FRAGMENT_IOU))
     make = {"found": found_cards, "scene": scene_cards, "synth": synthetic_cards}[kind]
@@ -95,22 +100,29 @@ DESIGNED_JOBS = (
     ("things", 3000, 6),
 )
 DESIGNED_HELD_OUT_JOB = ("designed-found", 100, 10_760)
+# The third stage (`jokers_tune`): jokers, single and on tables, as the corner reader's
+# (`cards.joker_samples`), the tables in two streams of 150.
+JOKER_JOBS = (("jokers-synth", 3000, 7), ("jokers-scene", 150, 870), ("jokers-scene", 150, 871))
+JOKER_HELD_OUT_JOB = ("jokers-scene", 60, 10_870)
 
 
 def build_datasets(
-    workers: int = 2, real_copies: int = 24, designed: bool = False
+    workers: int = 2, real_copies: int = 24, designed: bool = False, jokers: bool = False
 ) -> dict[str, Samples]:
     """Every set, rendered on `workers` processes from the fixed seeds above, with the
-    `designed` backs' sets too; `cards.fit` trains on those named "*-train" and reports
-    the others."""
+    `designed` backs' sets too, and the `jokers`' (which need `designed`); `cards.fit`
+    trains on those named "*-train" and reports the others."""
     t0 = time.time()
     designed_jobs = (*DESIGNED_JOBS, DESIGNED_HELD_OUT_JOB) if designed else ()
+    if jokers:
+        designed_jobs = (*DESIGNED_JOBS, *JOKER_JOBS, JOKER_HELD_OUT_JOB, DESIGNED_HELD_OUT_JOB)
     with ProcessPoolExecutor(workers) as pool:
         rendered = list(pool.map(_render, (*TRAIN_JOBS, HELD_OUT_JOB)))
         designed_sets = list(pool.map(_render, designed_jobs))
     photos = load_real_cards()
     real_train = real_card_samples(photos, "train", real_copies, 0, cut=whole_views_of)
-    train = [*rendered[:-1], _both_ways(*real_train), *designed_sets[:-1]]
+    held_out = 2 if jokers else 1
+    train = [*rendered[:-1], _both_ways(*real_train), *designed_sets[:-held_out]]
     sets = {
         "rendered-and-real-train": tuple(np.concatenate(p) for p in zip(*train, strict=True)),
         "found-heldout": rendered[-1],
@@ -120,6 +132,8 @@ def build_datasets(
     }
     if designed:
         sets["designed-heldout"] = designed_sets[-1]
+    if jokers:
+        sets["jokers-heldout"] = designed_sets[-2]
     sizes = {k: len(v[0]) for k, v in sets.items()}
     print(f"data ready in {time.time() - t0:.0f}s: {sizes}", flush=True)
     return sets
@@ -146,6 +160,21 @@ def backs_tune(out: Path, init: Path, epochs: int = 4, workers: int = 2) -> None
     torch.manual_seed(0)
     torch.set_num_threads(workers)
     sets = build_datasets(workers, designed=True)
+    model = load_onnx(init, sets["rendered-and-real-train"][0][:1024], WIDTHS, WHOLE_SIZE)
+    fit(model, sets, epochs, seed=0, max_lr=5e-4)
+    export(model, out, input_name="cards")
+
+
+def jokers_tune(out: Path, init: Path, epochs: int = 4, workers: int = 2) -> None:
+    """The third stage: `init` (the second) fine-tuned on every set of the second stage and
+    the jokers' (`JOKER_JOBS`), as the corner reader's fifth stage (`cards.jokers_tune`)
+    and for the same reason. One-cycle lr 5e-4 from `torch.manual_seed(0)`, `workers`
+    threads."""
+    from .cards import load_onnx
+
+    torch.manual_seed(0)
+    torch.set_num_threads(workers)
+    sets = build_datasets(workers, designed=True, jokers=True)
     model = load_onnx(init, sets["rendered-and-real-train"][0][:1024], WIDTHS, WHOLE_SIZE)
     fit(model, sets, epochs, seed=0, max_lr=5e-4)
     export(model, out, input_name="cards")

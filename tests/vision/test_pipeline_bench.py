@@ -94,6 +94,22 @@ def test_vision_bench_scores_enrolling_from_photos(capsys):
     assert "--enroll-photos must be 0 or more" in capsys.readouterr().err
 
 
+def test_vision_bench_scores_tables_with_jokers(capsys):
+    """A table whose face-down cards are a deck's jokers, of an edition the readers' training
+    never draws: jokers read as a game card, and the faces among them."""
+    from companion.vision.bench import ENROLL_PHOTO_SEED, JOKER_EDITION, JOKER_SEED
+
+    jokers = _only(capsys, "playing-cards", "--jokers", 1)["tables with jokers"]
+    assert jokers["jokers"] > 0
+    assert jokers["jokers read as a game card"] >= 0
+    read, of = jokers["faces among them read right"].split(" of ")
+    assert int(of) > 0 and 0 <= int(read) <= int(of)
+    assert HELD_OUT_SEED + 500_000 < JOKER_SEED < ENROLL_PHOTO_SEED  # apart from the scenes
+    assert JOKER_EDITION + 100 < 1_000  # the training draws its jokers from 1,000 on
+    assert main(["bench", "vision", "--jokers", "-1"]) == 2
+    assert "--jokers must be 0 or more" in capsys.readouterr().err
+
+
 def test_vision_bench_scores_an_enrolled_deck_with_a_back_never_seen(capsys):
     """One design (its deck enrolled with that back and its finder net chosen by the back
     check), two tables of it and two empty ones."""

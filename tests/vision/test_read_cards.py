@@ -17,6 +17,7 @@ from companion.vision.features import (
     turned,
 )
 from companion.vision.geometry import order_clockwise, quad_long_side
+from companion.vision.pipeline import CardPipeline
 from companion.vision.playing_views import index_reading, playing_reading
 from companion.vision.read import INDEX_PRINT, CardReader
 from companion.vision.synth import (
@@ -25,6 +26,7 @@ from companion.vision.synth import (
     SceneSpec,
     card_back,
     card_face,
+    joker_face,
     random_scene,
     render_scene,
 )
@@ -75,6 +77,34 @@ def test_non_cards_and_animal_faces_are_never_game_cards(playing_reader: CardRea
     readings = playing_reader.read_cards(_both_ways(things), [DUMMY] * (2 * len(things)))
     assert all(r.rank is None for r in readings), [r.label for r in readings]
     assert sum(r.label == NOT_A_CARD for r in readings) >= len(readings) // 2
+
+
+def test_jokers_are_never_game_cards(playing_reader: CardReader) -> None:
+    """A deck's jokers, flat and upright: letters and a star in their corners, a star, a
+    word or a jester in the middle; never a game card, whether seen large or as a card
+    about 28 pixels long."""
+    jokers = [_flat(joker_face(edition)) for edition in range(6)]
+    small = [
+        cv2.resize(cv2.resize(j, (20, 28), interpolation=cv2.INTER_AREA), READ_SIZE) for j in jokers
+    ]
+    cards = _both_ways(jokers + small)
+    readings = playing_reader.read_cards(cards, [DUMMY] * len(cards))
+    assert all(r.rank is None for r in readings), [r.label for r in readings]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="jokers on a table are still read as game cards now and then: 49 of 846 held out "
+    "(models/README.md, 'Jokers: measured, not shipped')",
+)
+def test_jokers_on_a_table_are_never_game_cards() -> None:
+    """Tuning table 4,900,009: 15 playing cards face down whose backs are jokers (edition
+    9), seen by the camera; the shipped readers read one as an Ace of hearts at 0.93."""
+    rng = np.random.default_rng(4_900_009)
+    spec = random_scene(rng, 15, "playing-cards", face_up_rate=0.0, distractors=0, hand_rate=0.0)
+    image, _ = render_scene(spec, back_art=joker_face(9))
+    readings = CardPipeline(load_deck("playing-cards")).read(image)
+    assert all(r.rank is None for r in readings), [r.label for r in readings if r.rank]
 
 
 def test_read_batch_on_a_rendered_table(playing_reader: CardReader) -> None:
@@ -401,7 +431,6 @@ def test_two_faint_backs_outlined_as_one_card_are_no_face(
     and through the whole pipeline every face read on that table is a face lying there."""
     from companion.vision.features import rectify_cards
     from companion.vision.geometry import quad_iou
-    from companion.vision.pipeline import CardPipeline
 
     demo = load_deck("demo-animals")
     deck, image, truths = _faint_back_table()

@@ -7,7 +7,8 @@
 A `CardTruth` speaks the language of `CardReading` (corners clockwise from the card's own
 top-left, face, rank 1..5 or None, suit, label) plus `visible` and the `spec` placed.
 Playing cards 6..King face up are truth ``rank=None, suit=None, label="other"``.
-Card art alone: `card_face(deck, rank, suit, edition)` and `card_back(deck, style)`.
+Card art alone: `card_face(deck, rank, suit, edition)` and `card_back(deck, style)`, and a
+playing deck's `joker_face(edition)`.
 Films of a game (the demo): `TableFilm(game_table(seed)).render(i, FilmFrame(cards, hand))`
 with seats from `seat_places(n)` and card positions from `card_place(seat, k)`.
 """
@@ -21,6 +22,7 @@ from .art import (
     card_back,
     card_face,
     card_mask,
+    joker_face,
 )
 from .film import (
     FilmFrame,
@@ -59,6 +61,7 @@ __all__ = [
     "card_place",
     "game_table",
     "hand_sweep",
+    "joker_face",
     "random_light",
     "random_scene",
     "render_scene",

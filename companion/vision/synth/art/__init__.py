@@ -25,7 +25,7 @@ import numpy as np
 from ...types import SUITS
 from .animals import ANIMALS, NAMED_EDITIONS, Edition, animal_face, animal_style
 from .backs import PLAYING_BACKS, designed_back, patterned_back
-from .playing import RANK_TEXT, playing_face
+from .playing import RANK_TEXT, joker_face, playing_face
 from .shapes import AA, CARD_H, CARD_SIZE, CARD_W, CORNER_RADIUS, rounded_rect_mask
 
 DECKS = ("animals", "playing-cards")
@@ -43,6 +43,7 @@ __all__ = [
     "card_back",
     "card_face",
     "card_mask",
+    "joker_face",
     "random_design_style",
 ]
 

@@ -189,3 +189,78 @@ def playing_face(rank: int, suit: str, edition: int = 0) -> np.ndarray:
         _court(card, rank, suit, ink, edition)
     _corner_index(card, rank, suit, ink, font, style)
     return card
+
+
+def joker_face(edition: int = 0) -> np.ndarray:
+    """A joker, upright, 250x350 BGR, drawn from `edition` (a seed): "JOKER" spelled down its
+    corners (or a star, or both), and a star, the word or a jester in the middle, in one or
+    two inks. No rank and no suit: what a deck's jokers show a reader that must never
+    take them for a game card."""
+    rng = np.random.default_rng(3_000 + edition)
+    inks = ((25, 25, 25), (30, 30, 200), (150, 60, 20), (40, 120, 30), (120, 40, 120))
+    ink = inks[int(rng.integers(len(inks)))]
+    second = inks[int(rng.integers(len(inks)))]
+    font = _FONTS[int(rng.integers(len(_FONTS)))]
+    card = blank_card((252, 252, 250))
+    corner = np.full((130, 60, 3), 255, np.uint8)
+    top, letter = 14.0, float(rng.uniform(11, 16))
+    style = ("letters", "star above", "star")[int(rng.integers(3))]
+    if style != "letters":
+        _star(corner, (30, 14), float(rng.uniform(9, 14)), second)
+        top = 36.0
+    if style != "star":
+        for k, text in enumerate("JOKER"):
+            put_text_centered(corner, text, (26, top + 1.35 * letter * k), letter, ink, font)
+    printed = (corner < 200).any(axis=2)
+    card[10:140, 8:68][printed] = corner[printed]
+    turned_print, turned_corner = printed[::-1, ::-1], corner[::-1, ::-1]
+    card[CARD_H - 140 : CARD_H - 10, CARD_W - 68 : CARD_W - 8][turned_print] = turned_corner[
+        turned_print
+    ]
+    middle = (CARD_W / 2, CARD_H / 2)
+    kind = int(rng.integers(3))
+    if kind == 0:
+        _star(card, middle, float(rng.uniform(45, 80)), ink)
+    elif kind == 1:
+        put_text_centered(card, "JOKER", middle, float(rng.uniform(26, 40)), ink, font)
+    else:
+        _jester(card, middle, ink, second)
+    return card
+
+
+def _star(card: np.ndarray, centre: tuple[float, float], radius: float, ink: Color) -> None:
+    """A filled five-pointed star."""
+    angles = np.pi / 2 + np.arange(10) * np.pi / 5
+    reach = np.where(np.arange(10) % 2 == 0, radius, 0.4 * radius)
+    points = np.column_stack(
+        [centre[0] + reach * np.cos(angles), centre[1] - reach * np.sin(angles)]
+    )
+    cv2.fillPoly(card, [np.round(points).astype(np.int32)], ink, AA)
+
+
+def _jester(card: np.ndarray, centre: tuple[float, float], ink: Color, hat: Color) -> None:
+    """A jester's head under a three-pointed cap with bells."""
+    x, y = round(centre[0]), round(centre[1] + 25)
+    skin = (150, 190, 235)
+    cap = np.array(
+        [
+            [x - 55, y - 30],
+            [x - 75, y - 110],
+            [x - 20, y - 60],
+            [x, y - 125],
+            [x + 20, y - 60],
+            [x + 75, y - 110],
+            [x + 55, y - 30],
+        ],
+        np.int32,
+    )
+    cv2.fillPoly(card, [cap], hat, AA)
+    cv2.polylines(card, [cap], True, ink, 2, AA)
+    for bell in ((x - 75, y - 110), (x, y - 125), (x + 75, y - 110)):
+        cv2.circle(card, bell, 9, (40, 180, 230), -1, AA)
+    cv2.circle(card, (x, y), 42, skin, -1, AA)
+    cv2.circle(card, (x, y), 42, ink, 2, AA)
+    cv2.circle(card, (x - 15, y - 8), 5, (20, 20, 20), -1, AA)
+    cv2.circle(card, (x + 15, y - 8), 5, (20, 20, 20), -1, AA)
+    cv2.ellipse(card, (x, y + 14), (18, 9), 0, 0, 180, (30, 30, 150), 3, AA)
+    cv2.ellipse(card, (x, y + 55), (60, 16), 0, 0, 360, hat, -1, AA)
