@@ -55,7 +55,7 @@ Figures (targets from issue 3):
 - with `--jokers N`: N held-out tables of 15 playing cards whose face-down cards are a
   deck's jokers (`synth.art.joker_face`, an edition of its own per table, from
   `JOKER_EDITION`: the readers' training draws its jokers from 1,000 on, the tuning
-  used those below): the jokers read as a game card (target: none, as for any card
+  used those below): the game cards read on a joker (target: none, as for any card
   that is not one), and the faces among them read right.
 
 Seeds. Scenes are `synth.random_scene(np.random.default_rng(seed), ...)`. Seeds below
@@ -395,8 +395,9 @@ def _designed_back_tables(count: int, first_seed: int) -> Iterator[tuple[np.ndar
 
 def joker_figures(count: int, finder: str = "both") -> dict[str, object]:
     """`count` tables of 15 playing cards, the face-down ones a deck's jokers (edition
-    `JOKER_EDITION` + k on table k): how many jokers are read as a game card, and how
-    many of the faces among them are read right (a reading on a joker is no phantom)."""
+    `JOKER_EDITION` + k on table k): how many game cards are read on a joker (lying on one
+    or mostly on one), and how many of the faces among them are read right (a reading on
+    a joker is no phantom)."""
     from companion.vision.synth import random_scene, render_scene
     from companion.vision.synth.art import joker_face
 
@@ -422,7 +423,7 @@ def joker_figures(count: int, finder: str = "both") -> dict[str, object]:
     summary = faces.summary()
     return {
         "jokers": jokers,
-        "jokers read as a game card": as_game,
+        "game cards read on a joker": as_game,
         "faces among them read right": f"{summary['found and read right']} of {summary['cards']}",
         "misread as a game rank": summary["misread as a game rank"],
         "phantoms": summary["phantoms"],

@@ -96,12 +96,12 @@ def test_vision_bench_scores_enrolling_from_photos(capsys):
 
 def test_vision_bench_scores_tables_with_jokers(capsys):
     """A table whose face-down cards are a deck's jokers, of an edition the readers' training
-    never draws: jokers read as a game card, and the faces among them."""
+    never draws: game cards read on a joker, and the faces among them."""
     from companion.vision.bench import ENROLL_PHOTO_SEED, JOKER_EDITION, JOKER_SEED
 
     jokers = _only(capsys, "playing-cards", "--jokers", 1)["tables with jokers"]
     assert jokers["jokers"] > 0
-    assert jokers["jokers read as a game card"] >= 0
+    assert jokers["game cards read on a joker"] >= 0
     read, of = jokers["faces among them read right"].split(" of ")
     assert int(of) > 0 and 0 <= int(read) <= int(of)
     assert HELD_OUT_SEED + 500_000 < JOKER_SEED < ENROLL_PHOTO_SEED  # apart from the scenes

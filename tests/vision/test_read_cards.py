@@ -94,7 +94,7 @@ def test_jokers_are_never_game_cards(playing_reader: CardReader) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="jokers on a table are still read as game cards now and then: 49 of 846 held out "
+    reason="jokers on a table are still read as game cards now and then: 49 on 846 held out "
     "(models/README.md, 'Jokers: measured, not shipped')",
 )
 def test_jokers_on_a_table_are_never_game_cards() -> None:
