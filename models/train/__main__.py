@@ -33,6 +33,7 @@ def main() -> None:
             "whole",
             "whole-backs",
             "whole-jokers",
+            "whole-joker-faces",
             "embed",
             "finder",
             "finder-tune",
@@ -93,6 +94,13 @@ def main() -> None:
 
         out = args.out or MODELS_DATA / "playing_whole.onnx"
         whole.jokers_tune(out, init=MODELS_DATA / "playing_whole.onnx", epochs=args.epochs or 4)
+        return
+    if args.model == "whole-joker-faces":  # the same, jokers taught as faces of no rank
+        from . import whole
+
+        out = args.out or MODELS_DATA / "playing_whole.onnx"
+        init = MODELS_DATA / "playing_whole.onnx"
+        whole.jokers_tune(out, init=init, epochs=args.epochs or 4, as_faces=True)
         return
     if args.model == "finder":
         from . import finder

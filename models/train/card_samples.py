@@ -84,12 +84,18 @@ def designed_back_art(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
 JOKER_EDITIONS = 1_000
 
 
-def joker_art(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
-    """A joker (`art.joker_face`), as `_card_art` returns a card: "none", no game card. Its
-    corners spell JOKER or show a star, which the readers, never shown one, took for an
-    Ace's index now and then (a joker on a table read as an Ace)."""
+# A joker's rank target with `label=JOKER_AS_FACE`: a face that is no rank of the deck, its
+# probability spread evenly over 6..King (`cards.rank_targets`), where "none" says no card.
+JOKER_AS_FACE = -2
+
+
+def joker_art(rng: np.random.Generator, label: int = NONE_CLASS) -> tuple[np.ndarray, int, int]:
+    """A joker (`art.joker_face`), as `_card_art` returns a card, labelled `label` ("none"
+    by default, or `JOKER_AS_FACE`): no game card. Its corners spell JOKER or show a star,
+    which the readers, never shown one, took for an Ace's index now and then (a joker on a
+    table read as an Ace)."""
     edition = int(rng.integers(JOKER_EDITIONS, 1_000_000))
-    return np.array(joker_face(edition)), NONE_CLASS, NO_SUIT
+    return np.array(joker_face(edition)), label, NO_SUIT
 
 
 def plain_thing_art(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
@@ -270,7 +276,7 @@ def scene_cards(
     cut: Cut = rectify_cards,
     designed_backs: float = 0.0,
     face_up_rate: float = 0.75,
-    jokers: bool = False,
+    jokers: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cards cut from whole rendered table scenes (`synth.random_scene`, seeds below 900,000).
 
@@ -280,15 +286,15 @@ def scene_cards(
     the animal deck (its faces are "none", its backs "back"). Each card at least 90%
     visible is rectified from its true corners jittered as a detector's error.
     `designed_backs`: the share of scenes whose deck has a procedural back design. With
-    `jokers`, every scene is of playing cards and its face-down cards show a joker
-    (`joker_art`) instead of a back: "none".
+    `jokers` (a rank class: `NONE_CLASS` or `JOKER_AS_FACE`), every scene is of playing
+    cards and its face-down cards show a joker (`joker_art`) instead of a back, labelled so.
     """
     from companion.vision.synth import random_scene, render_scene
 
     rng = np.random.default_rng(seed)
     cards, ranks, suits = [], [], []
     for _ in range(n_scenes):
-        deck = "animals" if not jokers and rng.random() < 0.2 else "playing-cards"
+        deck = "animals" if jokers is None and rng.random() < 0.2 else "playing-cards"
         spec = random_scene(
             rng,
             int(rng.integers(6, 16)),
@@ -297,12 +303,13 @@ def scene_cards(
             hand_rate=0.1,
             designed_backs=designed_backs,
         )
-        joker = joker_art(rng)[0] if jokers else None
+        joker = joker_art(rng)[0] if jokers is not None else None
         image, truths = render_scene(spec, back_art=joker)
         for t in truths:
             if t.visible < 0.9:
                 continue
-            rank, suit = (NONE_CLASS, NO_SUIT) if jokers and t.face == "down" else _truth_classes(t)
+            joker = jokers is not None and t.face == "down"
+            rank, suit = (jokers, NO_SUIT) if joker else _truth_classes(t)
             # the true corners, from the card's own top-left (or bottom-right: upside
             # down), not `order_clockwise`: under a steep tilt a card's short side can
             # look the longer one, and a sideways rectification would teach a wrong label

@@ -18,6 +18,7 @@ other side of the table lies.
 
 from __future__ import annotations
 
+import functools
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -30,6 +31,8 @@ from companion.vision.features import WHOLE_SIZE, turned, whole_views_of
 from .card_samples import (
     DESIGNED_TABLES,
     FRAGMENT_IOU,
+    JOKER_AS_FACE,
+    NONE_CLASS,
     designed_back_art,
     found_cards,
     joker_art,
@@ -65,10 +68,13 @@ def _render(job: tuple[str, int, int]) -> Samples:
         )
     if kind == "things":
         return _both_ways(*synthetic_cards(n, seed, whole_views_of, plain_thing_art))
-    if kind == "jokers-synth":
-        return _both_ways(*synthetic_cards(n, seed, whole_views_of, joker_art))
-    if kind == "jokers-scene":
-        return _both_ways(*scene_cards(n, seed, cut=whole_views_of, face_up_rate=0.4, jokers=True))
+    if kind in ("jokers-synth", "joker-faces-synth"):
+        label = JOKER_AS_FACE if kind.startswith("joker-faces") else NONE_CLASS
+        art = functools.partial(joker_art, label=label)
+        return _both_ways(*synthetic_cards(n, seed, whole_views_of, art))
+    if kind in ("jokers-scene", "joker-faces-scene"):
+        label = JOKER_AS_FACE if kind.startswith("joker-faces") else NONE_CLASS
+        return _both_ways(*scene_cards(n, seed, whole_views_of, face_up_rate=0.4, jokers=label))
     if kind == "fragments":
         return _both_ways(*found_cards(n, seed, cut=whole_views_of, none_below=FRAGMENT_IOU))
     make = {"found": found_cards, "scene": scene_cards, "synth": synthetic_cards}[kind]
@@ -104,18 +110,27 @@ DESIGNED_HELD_OUT_JOB = ("designed-found", 100, 10_760)
 # (`cards.joker_samples`), the tables in two streams of 150.
 JOKER_JOBS = (("jokers-synth", 3000, 7), ("jokers-scene", 150, 870), ("jokers-scene", 150, 871))
 JOKER_HELD_OUT_JOB = ("jokers-scene", 60, 10_870)
+# The same jokers taught as faces of no rank (`card_samples.JOKER_AS_FACE`), not as no card.
+JOKER_FACE_JOBS = tuple(
+    (kind.replace("jokers", "joker-faces"), n, seed) for kind, n, seed in JOKER_JOBS
+)
+JOKER_FACE_HELD_OUT_JOB = ("joker-faces-scene", 60, 10_870)
 
 
 def build_datasets(
-    workers: int = 2, real_copies: int = 24, designed: bool = False, jokers: bool = False
+    workers: int = 2,
+    real_copies: int = 24,
+    designed: bool = False,
+    jokers: tuple[tuple, tuple] | None = None,
 ) -> dict[str, Samples]:
     """Every set, rendered on `workers` processes from the fixed seeds above, with the
-    `designed` backs' sets too, and the `jokers`' (which need `designed`); `cards.fit`
-    trains on those named "*-train" and reports the others."""
+    `designed` backs' sets too, and `jokers` (their training jobs and held-out job, which
+    need `designed`); `cards.fit` trains on those named "*-train" and reports the others."""
     t0 = time.time()
     designed_jobs = (*DESIGNED_JOBS, DESIGNED_HELD_OUT_JOB) if designed else ()
     if jokers:
-        designed_jobs = (*DESIGNED_JOBS, *JOKER_JOBS, JOKER_HELD_OUT_JOB, DESIGNED_HELD_OUT_JOB)
+        joker_jobs, joker_held_out = jokers
+        designed_jobs = (*DESIGNED_JOBS, *joker_jobs, joker_held_out, DESIGNED_HELD_OUT_JOB)
     with ProcessPoolExecutor(workers) as pool:
         rendered = list(pool.map(_render, (*TRAIN_JOBS, HELD_OUT_JOB)))
         designed_sets = list(pool.map(_render, designed_jobs))
@@ -165,16 +180,22 @@ def backs_tune(out: Path, init: Path, epochs: int = 4, workers: int = 2) -> None
     export(model, out, input_name="cards")
 
 
-def jokers_tune(out: Path, init: Path, epochs: int = 4, workers: int = 2) -> None:
-    """The third stage: `init` (the second) fine-tuned on every set of the second stage and
-    the jokers' (`JOKER_JOBS`), as the corner reader's fifth stage (`cards.jokers_tune`)
-    and for the same reason. One-cycle lr 5e-4 from `torch.manual_seed(0)`, `workers`
-    threads."""
+def jokers_tune(
+    out: Path, init: Path, epochs: int = 4, workers: int = 2, as_faces: bool = False
+) -> None:
+    """A third stage: `init` (the second) fine-tuned on every set of the second stage and
+    the jokers' (`JOKER_JOBS`: "none"), as the corner reader's fifth stage
+    (`cards.jokers_tune`) and for the same reason; `as_faces`: the jokers taught as faces
+    of no rank instead (`JOKER_FACE_JOBS`). One-cycle lr 5e-4 from `torch.manual_seed(0)`,
+    `workers` threads."""
     from .cards import load_onnx
 
     torch.manual_seed(0)
     torch.set_num_threads(workers)
-    sets = build_datasets(workers, designed=True, jokers=True)
+    jokers = (JOKER_JOBS, JOKER_HELD_OUT_JOB)
+    if as_faces:
+        jokers = (JOKER_FACE_JOBS, JOKER_FACE_HELD_OUT_JOB)
+    sets = build_datasets(workers, designed=True, jokers=jokers)
     model = load_onnx(init, sets["rendered-and-real-train"][0][:1024], WIDTHS, WHOLE_SIZE)
     fit(model, sets, epochs, seed=0, max_lr=5e-4)
     export(model, out, input_name="cards")
