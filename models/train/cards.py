@@ -23,6 +23,7 @@ from .card_samples import (
     NO_SUIT,
     NONE_CLASS,
     RANK_NAMES,
+    SIX_TO_KING,
     Cut,
     designed_back_art,
     found_cards,
@@ -133,7 +134,7 @@ def evaluate(
         rank_p, suit_p = model(torch.from_numpy(to_model_input(views)).to(device))
     top = rank_p.argmax(1).cpu().numpy()
     # a face of no rank (a joker as a face) is right where read as any 6..King
-    rank_ok = np.where(ranks == JOKER_AS_FACE, (top >= 5) & (top <= 12), top == ranks).mean()
+    rank_ok = np.where(ranks == JOKER_AS_FACE, np.isin(top, SIX_TO_KING), top == ranks).mean()
     has_suit = suits != NO_SUIT
     suit_ok = (suit_p.argmax(1).cpu().numpy()[has_suit] == suits[has_suit]).mean()
     return float(rank_ok), float(suit_ok)
@@ -225,7 +226,7 @@ def rank_targets(ranks: np.ndarray) -> torch.Tensor:
     targets = np.zeros((len(ranks), len(RANK_NAMES)), np.float32)
     known = ranks >= 0
     targets[np.flatnonzero(known), ranks[known]] = 1.0
-    targets[~known, 5:13] = 1.0 / 8
+    targets[np.ix_(~known, SIX_TO_KING)] = 1.0 / len(SIX_TO_KING)
     return torch.from_numpy(targets)
 
 

@@ -68,12 +68,11 @@ def _render(job: tuple[str, int, int]) -> Samples:
         )
     if kind == "things":
         return _both_ways(*synthetic_cards(n, seed, whole_views_of, plain_thing_art))
-    if kind in ("jokers-synth", "joker-faces-synth"):
-        label = JOKER_AS_FACE if kind.startswith("joker-faces") else NONE_CLASS
-        art = functools.partial(joker_art, label=label)
-        return _both_ways(*synthetic_cards(n, seed, whole_views_of, art))
-    if kind in ("jokers-scene", "joker-faces-scene"):
-        label = JOKER_AS_FACE if kind.startswith("joker-faces") else NONE_CLASS
+    if kind.startswith(("jokers-", "joker-faces-")):
+        label = JOKER_AS_FACE if kind.startswith("joker-faces-") else NONE_CLASS
+        if kind.endswith("-synth"):
+            art = functools.partial(joker_art, label=label)
+            return _both_ways(*synthetic_cards(n, seed, whole_views_of, art))
         return _both_ways(*scene_cards(n, seed, whole_views_of, face_up_rate=0.4, jokers=label))
     if kind == "fragments":
         return _both_ways(*found_cards(n, seed, cut=whole_views_of, none_below=FRAGMENT_IOU))
@@ -124,20 +123,18 @@ def build_datasets(
     jokers: tuple[tuple, tuple] | None = None,
 ) -> dict[str, Samples]:
     """Every set, rendered on `workers` processes from the fixed seeds above, with the
-    `designed` backs' sets too, and `jokers` (their training jobs and held-out job, which
-    need `designed`); `cards.fit` trains on those named "*-train" and reports the others."""
+    `designed` backs' sets too, and `jokers` (their training jobs and held-out job);
+    `cards.fit` trains on those named "*-train" and reports the others."""
     t0 = time.time()
     designed_jobs = (*DESIGNED_JOBS, DESIGNED_HELD_OUT_JOB) if designed else ()
-    if jokers:
-        joker_jobs, joker_held_out = jokers
-        designed_jobs = (*DESIGNED_JOBS, *joker_jobs, joker_held_out, DESIGNED_HELD_OUT_JOB)
+    joker_jobs = (*jokers[0], jokers[1]) if jokers else ()
     with ProcessPoolExecutor(workers) as pool:
         rendered = list(pool.map(_render, (*TRAIN_JOBS, HELD_OUT_JOB)))
         designed_sets = list(pool.map(_render, designed_jobs))
+        joker_sets = list(pool.map(_render, joker_jobs))
     photos = load_real_cards()
     real_train = real_card_samples(photos, "train", real_copies, 0, cut=whole_views_of)
-    held_out = 2 if jokers else 1
-    train = [*rendered[:-1], _both_ways(*real_train), *designed_sets[:-held_out]]
+    train = [*rendered[:-1], _both_ways(*real_train), *designed_sets[:-1], *joker_sets[:-1]]
     sets = {
         "rendered-and-real-train": tuple(np.concatenate(p) for p in zip(*train, strict=True)),
         "found-heldout": rendered[-1],
@@ -148,7 +145,7 @@ def build_datasets(
     if designed:
         sets["designed-heldout"] = designed_sets[-1]
     if jokers:
-        sets["jokers-heldout"] = designed_sets[-2]
+        sets["jokers-heldout"] = joker_sets[-1]
     sizes = {k: len(v[0]) for k, v in sets.items()}
     print(f"data ready in {time.time() - t0:.0f}s: {sizes}", flush=True)
     return sets
