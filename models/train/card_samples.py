@@ -87,7 +87,6 @@ JOKER_EDITIONS = 1_000
 # A joker's rank target with `label=JOKER_AS_FACE`: a face that is no rank of the deck, its
 # probability spread evenly over 6..King (`cards.rank_targets`), where "none" says no card.
 JOKER_AS_FACE = -2
-SIX_TO_KING = range(5, 13)  # the rank classes of a face that is no game card
 
 
 def joker_art(rng: np.random.Generator, label: int = NONE_CLASS) -> tuple[np.ndarray, int, int]:

@@ -15,6 +15,7 @@ import torch
 from torch import nn
 
 from companion.vision.features import CORNER_SIZE, corner_views, rectify_cards, to_model_input
+from companion.vision.playing_views import NON_GAME_FACES
 
 from .card_samples import (
     DESIGNED_TABLES,
@@ -23,7 +24,6 @@ from .card_samples import (
     NO_SUIT,
     NONE_CLASS,
     RANK_NAMES,
-    SIX_TO_KING,
     Cut,
     designed_back_art,
     found_cards,
@@ -134,7 +134,7 @@ def evaluate(
         rank_p, suit_p = model(torch.from_numpy(to_model_input(views)).to(device))
     top = rank_p.argmax(1).cpu().numpy()
     # a face of no rank (a joker as a face) is right where read as any 6..King
-    rank_ok = np.where(ranks == JOKER_AS_FACE, np.isin(top, SIX_TO_KING), top == ranks).mean()
+    rank_ok = np.where(ranks == JOKER_AS_FACE, np.isin(top, NON_GAME_FACES), top == ranks).mean()
     has_suit = suits != NO_SUIT
     suit_ok = (suit_p.argmax(1).cpu().numpy()[has_suit] == suits[has_suit]).mean()
     return float(rank_ok), float(suit_ok)
@@ -226,7 +226,7 @@ def rank_targets(ranks: np.ndarray) -> torch.Tensor:
     targets = np.zeros((len(ranks), len(RANK_NAMES)), np.float32)
     known = ranks >= 0
     targets[np.flatnonzero(known), ranks[known]] = 1.0
-    targets[np.ix_(~known, SIX_TO_KING)] = 1.0 / len(SIX_TO_KING)
+    targets[np.ix_(~known, NON_GAME_FACES)] = 1.0 / len(NON_GAME_FACES)
     return torch.from_numpy(targets)
 
 
