@@ -34,6 +34,8 @@ def main() -> None:
             "whole-backs",
             "whole-jokers",
             "whole-joker-faces",
+            "whole-joker-class",
+            "whole-joker-row",
             "embed",
             "finder",
             "finder-tune",
@@ -97,10 +99,25 @@ def main() -> None:
         return
     if args.model == "whole-joker-faces":  # the same, jokers taught as faces of no rank
         from . import whole
+        from .card_samples import JOKER_AS_FACE
 
         out = args.out or MODELS_DATA / "playing_whole.onnx"
         init = MODELS_DATA / "playing_whole.onnx"
-        whole.jokers_tune(out, init=init, epochs=args.epochs or 4, as_faces=True)
+        whole.jokers_tune(out, init=init, epochs=args.epochs or 4, label=JOKER_AS_FACE)
+        return
+    if args.model == "whole-joker-class":  # the same, jokers a class of their own
+        from . import whole
+        from .card_samples import JOKER_CLASS
+
+        out = args.out or MODELS_DATA / "playing_whole.onnx"
+        init = MODELS_DATA / "playing_whole.onnx"
+        whole.jokers_tune(out, init=init, epochs=args.epochs or 4, label=JOKER_CLASS)
+        return
+    if args.model == "whole-joker-row":  # the same class, only its row learned
+        from . import whole
+
+        out = args.out or MODELS_DATA / "playing_whole.onnx"
+        whole.joker_row_tune(out, init=MODELS_DATA / "playing_whole.onnx")
         return
     if args.model == "finder":
         from . import finder

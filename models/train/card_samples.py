@@ -87,13 +87,17 @@ JOKER_EDITIONS = 1_000
 # A joker's rank target with `label=JOKER_AS_FACE`: a face that is no rank of the deck, its
 # probability spread evenly over 6..King (`cards.rank_targets`), where "none" says no card.
 JOKER_AS_FACE = -2
+# A joker's rank class with `label=JOKER_CLASS`: a class of its own, after "none", which a
+# reader trained with it folds into the 6..King classes when exported (`cards.FoldedJokers`),
+# so that the runtime reads a joker as a face of no game rank and needs no class more.
+JOKER_CLASS = NONE_CLASS + 1
 
 
 def joker_art(rng: np.random.Generator, label: int = NONE_CLASS) -> tuple[np.ndarray, int, int]:
     """A joker (`art.joker_face`), as `_card_art` returns a card, labelled `label` ("none"
-    by default, or `JOKER_AS_FACE`): no game card. Its corners spell JOKER or show a star,
-    which the readers, never shown one, took for an Ace's index now and then (a joker on a
-    table read as an Ace)."""
+    by default, `JOKER_AS_FACE` or `JOKER_CLASS`): no game card. Its corners spell JOKER
+    or show a star, which the readers, never shown one, took for an Ace's index now and
+    then (a joker on a table read as an Ace)."""
     edition = int(rng.integers(JOKER_EDITIONS, 1_000_000))
     return np.array(joker_face(edition)), label, NO_SUIT
 
@@ -286,8 +290,9 @@ def scene_cards(
     the animal deck (its faces are "none", its backs "back"). Each card at least 90%
     visible is rectified from its true corners jittered as a detector's error.
     `designed_backs`: the share of scenes whose deck has a procedural back design. With
-    `jokers` (a rank class: `NONE_CLASS` or `JOKER_AS_FACE`), every scene is of playing
-    cards and its face-down cards show a joker (`joker_art`) instead of a back, labelled so.
+    `jokers` (a rank class: `NONE_CLASS`, `JOKER_AS_FACE` or `JOKER_CLASS`), every scene is
+    of playing cards and its face-down cards show a joker (`joker_art`) instead of a back,
+    labelled so.
     """
     from companion.vision.synth import random_scene, render_scene
 

@@ -8,6 +8,7 @@ normalisation happens inside the net, so the runtime feeds plain pixels.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -77,10 +78,14 @@ class ReaderNet(nn.Module):
         self.rank = nn.Linear(hidden, n_ranks)
         self.suit = nn.Linear(hidden, n_suits)
 
-    def logits(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def hidden(self, x: torch.Tensor) -> torch.Tensor:
+        """What both heads read: the features of each view, normalised by its own spread."""
         mean = x.mean(dim=(1, 2, 3), keepdim=True)
         std = x.std(dim=(1, 2, 3), keepdim=True)
-        h = self.head(self.features((x - mean) / (std + 0.05)))
+        return self.head(self.features((x - mean) / (std + 0.05)))
+
+    def logits(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.hidden(x)
         return self.rank(h), self.suit(h)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -218,6 +223,54 @@ def fit(
             + f" ({time.time() - t0:.0f}s)",
             flush=True,
         )
+
+
+def fit_last_rank_class(
+    model: ReaderNet,
+    sets: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]],
+    epochs: int = 30,
+    seed: int = 0,
+    lr: float = 1e-2,
+    batch: int = 1024,
+) -> None:
+    """Learn only the last rank class's row of `model` (weights and bias) on every "*-train"
+    set, the rest frozen as it is: the other classes' logits stay as they were, so a view
+    the new class does not take reads exactly as before (its probabilities scaled by what
+    the new class holds), and the reader cannot drift. Plain cross-entropy over all the
+    classes, on the hidden features computed once (eval mode), Adam at `lr`."""
+    model.eval()
+    train_sets = [v for k, v in sets.items() if k.endswith("-train")]
+    views = np.concatenate([v[0] for v in train_sets])
+    ranks = torch.from_numpy(np.concatenate([v[1] for v in train_sets]))
+    with torch.no_grad():
+        hidden = torch.cat(
+            [
+                model.hidden(torch.from_numpy(to_model_input(views[i : i + 4096])))
+                for i in range(0, len(views), 4096)
+            ]
+        )
+        fixed = model.rank(hidden)[:, :-1]
+    row = nn.Linear(hidden.shape[1], 1)
+    with torch.no_grad():
+        row.weight.copy_(model.rank.weight[-1:])
+        row.bias.copy_(model.rank.bias[-1:])
+    opt = torch.optim.Adam(row.parameters(), lr=lr)
+    rng = np.random.default_rng(seed)
+    for epoch in range(epochs):
+        total = 0.0
+        for idx in _batches(len(hidden), batch, rng):
+            logits = torch.cat([fixed[idx], row(hidden[idx])], dim=1)
+            loss = nn.functional.cross_entropy(logits, ranks[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item() * len(idx)
+        print(f"epoch {epoch + 1}/{epochs} loss {total / len(hidden):.4f}", flush=True)
+    with torch.no_grad():
+        model.rank.weight[-1:] = row.weight
+        model.rank.bias[-1:] = row.bias
+    scores = held_out_scores(model, sets)
+    print(" ".join(f"{k} rank {r:.3f} suit {s:.3f}" for k, (r, s) in scores.items()), flush=True)
 
 
 def rank_targets(ranks: np.ndarray) -> torch.Tensor:
@@ -435,9 +488,13 @@ def load_onnx(
     sample: np.ndarray | None = None,
     widths: tuple[int, int, int, int] = (12, 24, 48, 64),
     size: tuple[int, int] = CORNER_SIZE,
+    n_ranks: int = len(RANK_NAMES),
 ) -> ReaderNet:
     """A ReaderNet holding the weights of an exported model, ready to fine-tune: the corner
     reader by default, the whole-face reader with its `widths` and `size` (`whole.py`).
+    With `n_ranks` one more than the file's (a class of jokers, `FoldedJokers`), the new
+    class starts as the mean of the 6..King classes: a face of no game rank; with one
+    fewer, the file's class of jokers is left out.
 
     The export folds each batch norm into its convolution (weight and `weight_bias`); the
     batch norm is rebuilt to give the same output: its scale and shift take the spread and
@@ -447,21 +504,18 @@ def load_onnx(
     import onnx
     from onnx import numpy_helper
 
-    weights = {
-        i.name: torch.from_numpy(numpy_helper.to_array(i).copy())
+    weights = {  # a reader exported folded (`FoldedJokers`) holds its weights as "reader.*"
+        i.name.removeprefix("reader."): torch.from_numpy(numpy_helper.to_array(i).copy())
         for i in onnx.load(str(path)).graph.initializer
     }
-    model = ReaderNet(widths=widths, size=size)
+    model = ReaderNet(n_ranks=n_ranks, widths=widths, size=size)
     state = model.state_dict()
-    for name in (
-        "head.2.weight",
-        "head.2.bias",
-        "rank.weight",
-        "rank.bias",
-        "suit.weight",
-        "suit.bias",
-    ):
+    for name in ("head.2.weight", "head.2.bias", "suit.weight", "suit.bias"):
         state[name] = weights[name]
+    for name in ("rank.weight", "rank.bias"):
+        rows = weights[name][:n_ranks]  # without a class of jokers where none is asked for
+        extra = [rows[NON_GAME_FACES].mean(0, keepdim=True)] * (n_ranks - len(rows))
+        state[name] = torch.cat([rows, *extra])
     model.load_state_dict(state)
     width, height = size
     if sample is None:
@@ -484,7 +538,28 @@ def load_onnx(
     return model
 
 
-def export(model: ReaderNet, out: Path, input_name: str = "corners") -> None:
+class FoldedJokers(nn.Module):
+    """A reader trained with a class of jokers (`card_samples.JOKER_CLASS`, after "none"),
+    as the runtime reads it, with the 15 classes it knows: the jokers' probability spread
+    evenly over the classes `into` ("none" by default: no card; or the 6..King classes, a
+    face of no game rank). Why a class of their own: taught as "none" by fine-tuning the
+    whole reader, the readers also took an Ace's covered end, sparse print on white, for no
+    card (models/README.md, "Jokers")."""
+
+    def __init__(self, reader: ReaderNet, into: Sequence[int] = (NONE_CLASS,)) -> None:
+        super().__init__()
+        self.reader = reader
+        self.size = reader.size
+        fold = torch.zeros(1, len(RANK_NAMES))
+        fold[0, list(into)] = 1.0 / len(into)
+        self.register_buffer("fold", fold)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        rank, suit = self.reader(x)
+        return rank[:, : len(RANK_NAMES)] + rank[:, len(RANK_NAMES) :] * self.fold, suit
+
+
+def export(model: nn.Module, out: Path, input_name: str = "corners") -> None:
     """One self-contained ONNX file with a free batch dimension."""
     model.eval()
     width, height = model.size

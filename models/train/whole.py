@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -27,11 +28,13 @@ import numpy as np
 import torch
 
 from companion.vision.features import WHOLE_SIZE, turned, whole_views_of
+from companion.vision.playing_views import NON_GAME_FACES
 
 from .card_samples import (
     DESIGNED_TABLES,
     FRAGMENT_IOU,
     JOKER_AS_FACE,
+    JOKER_CLASS,
     NONE_CLASS,
     designed_back_art,
     found_cards,
@@ -68,8 +71,8 @@ def _render(job: tuple[str, int, int]) -> Samples:
         )
     if kind == "things":
         return _both_ways(*synthetic_cards(n, seed, whole_views_of, plain_thing_art))
-    if kind.startswith(("jokers-", "joker-faces-")):
-        label = JOKER_AS_FACE if kind.startswith("joker-faces-") else NONE_CLASS
+    if kind.startswith(tuple(f"{prefix}-" for prefix in JOKER_LABELS)):
+        label = JOKER_LABELS[kind.rsplit("-", 1)[0]]
         if kind.endswith("-synth"):
             art = functools.partial(joker_art, label=label)
             return _both_ways(*synthetic_cards(n, seed, whole_views_of, art))
@@ -109,11 +112,18 @@ DESIGNED_HELD_OUT_JOB = ("designed-found", 100, 10_760)
 # (`cards.joker_samples`), the tables in two streams of 150.
 JOKER_JOBS = (("jokers-synth", 3000, 7), ("jokers-scene", 150, 870), ("jokers-scene", 150, 871))
 JOKER_HELD_OUT_JOB = ("jokers-scene", 60, 10_870)
-# The same jokers taught as faces of no rank (`card_samples.JOKER_AS_FACE`), not as no card.
-JOKER_FACE_JOBS = tuple(
-    (kind.replace("jokers", "joker-faces"), n, seed) for kind, n, seed in JOKER_JOBS
-)
-JOKER_FACE_HELD_OUT_JOB = ("joker-faces-scene", 60, 10_870)
+# The same jokers taught as "none" (no card), as faces of no rank
+# (`card_samples.JOKER_AS_FACE`) or as a class of their own (`card_samples.JOKER_CLASS`):
+# each teaching's jobs are those above, their kind named by its prefix.
+JOKER_LABELS = {"jokers": NONE_CLASS, "joker-faces": JOKER_AS_FACE, "joker-class": JOKER_CLASS}
+
+
+def joker_jobs(label: int) -> tuple[tuple, tuple]:
+    """The jokers' training jobs and held-out job (`JOKER_JOBS`), labelled `label`."""
+    prefix = next(name for name, value in JOKER_LABELS.items() if value == label)
+    jobs = [(kind.replace("jokers", prefix), n, seed) for kind, n, seed in JOKER_JOBS]
+    held_kind, held_n, held_seed = JOKER_HELD_OUT_JOB
+    return tuple(jobs), (held_kind.replace("jokers", prefix), held_n, held_seed)
 
 
 def build_datasets(
@@ -178,21 +188,45 @@ def backs_tune(out: Path, init: Path, epochs: int = 4, workers: int = 2) -> None
 
 
 def jokers_tune(
-    out: Path, init: Path, epochs: int = 4, workers: int = 2, as_faces: bool = False
+    out: Path, init: Path, epochs: int = 4, workers: int = 2, label: int = NONE_CLASS
 ) -> None:
     """A third stage: `init` (the second) fine-tuned on every set of the second stage and
-    the jokers' (`JOKER_JOBS`: "none"), as the corner reader's fifth stage
-    (`cards.jokers_tune`) and for the same reason; `as_faces`: the jokers taught as faces
-    of no rank instead (`JOKER_FACE_JOBS`). One-cycle lr 5e-4 from `torch.manual_seed(0)`,
-    `workers` threads."""
-    from .cards import load_onnx
+    the jokers' (`joker_jobs`), as the corner reader's fifth stage (`cards.jokers_tune`)
+    and for the same reason. `label`: what the jokers are taught to be ("none", a face of
+    no rank, or a class of their own, which the export folds into the 6..King classes:
+    `cards.FoldedJokers`). One-cycle lr 5e-4 from `torch.manual_seed(0)`, `workers`
+    threads."""
+    from .cards import FoldedJokers, load_onnx
 
     torch.manual_seed(0)
     torch.set_num_threads(workers)
-    jokers = (JOKER_JOBS, JOKER_HELD_OUT_JOB)
-    if as_faces:
-        jokers = (JOKER_FACE_JOBS, JOKER_FACE_HELD_OUT_JOB)
-    sets = build_datasets(workers, designed=True, jokers=jokers)
-    model = load_onnx(init, sets["rendered-and-real-train"][0][:1024], WIDTHS, WHOLE_SIZE)
+    sets = build_datasets(workers, designed=True, jokers=joker_jobs(label))
+    n_ranks = JOKER_CLASS + 1 if label == JOKER_CLASS else NONE_CLASS + 1
+    sample = sets["rendered-and-real-train"][0][:1024]
+    model = load_onnx(init, sample, WIDTHS, WHOLE_SIZE, n_ranks=n_ranks)
     fit(model, sets, epochs, seed=0, max_lr=5e-4)
+    if label == JOKER_CLASS:  # measured read as faces of no rank
+        model = FoldedJokers(model, into=NON_GAME_FACES)
     export(model, out, input_name="cards")
+
+
+def joker_row_tune(
+    out: Path, init: Path, workers: int = 2, into: Sequence[int] = (NONE_CLASS,)
+) -> None:
+    """The third stage, shipped: the second stage `init` given a class of jokers
+    (`card_samples.JOKER_CLASS`) of which only the row is learned, on the frozen reader's
+    features (`cards.fit_last_rank_class`), from the same sets as `jokers_tune`; exported
+    with the jokers' probability folded into the classes `into` ("none": no card;
+    `cards.FoldedJokers`). Why: each fine-tuning of the whole reader with jokers, as
+    "none", as faces of no rank or as a class of their own, read a few cards fewer on the
+    tuning tables and lost a fanned Ace; a row learned alone leaves every other class's
+    logits as they were. About 4.5 minutes on 2 cores, 2.5 of them rendering."""
+    from .cards import FoldedJokers, fit_last_rank_class, load_onnx
+
+    torch.manual_seed(0)
+    torch.set_num_threads(workers)
+    sets = build_datasets(workers, designed=True, jokers=joker_jobs(JOKER_CLASS))
+    sample = sets["rendered-and-real-train"][0][:1024]
+    model = load_onnx(init, sample, WIDTHS, WHOLE_SIZE, n_ranks=JOKER_CLASS + 1)
+    fit_last_rank_class(model, sets)
+    export(FoldedJokers(model, into), out, input_name="cards")
