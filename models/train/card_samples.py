@@ -88,8 +88,8 @@ JOKER_EDITIONS = 1_000
 # probability spread evenly over 6..King (`cards.rank_targets`), where "none" says no card.
 JOKER_AS_FACE = -2
 # A joker's rank class with `label=JOKER_CLASS`: a class of its own, after "none", which a
-# reader trained with it folds into the 6..King classes when exported (`cards.FoldedJokers`),
-# so that the runtime reads a joker as a face of no game rank and needs no class more.
+# reader trained with it folds into "none" (as shipped) or the 6..King classes when
+# exported (`cards.FoldedJokers`), so that the runtime needs no class more.
 JOKER_CLASS = NONE_CLASS + 1
 
 

@@ -205,7 +205,7 @@ def jokers_tune(
     sample = sets["rendered-and-real-train"][0][:1024]
     model = load_onnx(init, sample, WIDTHS, WHOLE_SIZE, n_ranks=n_ranks)
     fit(model, sets, epochs, seed=0, max_lr=5e-4)
-    if label == JOKER_CLASS:  # measured read as faces of no rank
+    if label == JOKER_CLASS:  # measured so: a joker read as a face of no game rank
         model = FoldedJokers(model, into=NON_GAME_FACES)
     export(model, out, input_name="cards")
 
@@ -220,7 +220,7 @@ def joker_row_tune(
     `cards.FoldedJokers`). Why: each fine-tuning of the whole reader with jokers, as
     "none", as faces of no rank or as a class of their own, read a few cards fewer on the
     tuning tables and lost a fanned Ace; a row learned alone leaves every other class's
-    logits as they were. About 4.5 minutes on 2 cores, 2.5 of them rendering."""
+    logits as they were. About 5 minutes on 2 cores, 3 of them rendering."""
     from .cards import FoldedJokers, fit_last_rank_class, load_onnx
 
     torch.manual_seed(0)

@@ -1,6 +1,6 @@
 """The readers' rank targets (`models/train/cards.py`): a face of no rank, as a joker was
 taught in one measured stage, is a face spread over 6..King, and counts right when read as
-any of them; a class of jokers of its own is folded into 6..King when exported."""
+any of them; a class of jokers of its own is folded into "none" or 6..King when exported."""
 
 import numpy as np
 import pytest
