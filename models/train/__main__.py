@@ -30,6 +30,7 @@ def main() -> None:
             "cards-index",
             "cards-backs",
             "cards-jokers",
+            "cards-joker-row",
             "whole",
             "whole-backs",
             "whole-jokers",
@@ -195,6 +196,9 @@ def main() -> None:
         return
     if args.model == "cards-jokers":  # the corner reader's fifth stage, after cards-backs
         cards.jokers_tune(out, init=MODELS_DATA / "playing_cards.onnx", epochs=args.epochs or 4)
+        return
+    if args.model == "cards-joker-row":  # the same, a class of jokers learned alone
+        cards.joker_row_tune(out, init=MODELS_DATA / "playing_cards.onnx")
         return
     cards.train(out, seed=args.seed, n_synth=args.synth, epochs=args.epochs or 10)
 

@@ -7,6 +7,7 @@ normalisation happens inside the net, so the runtime feeds plain pixels.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +23,7 @@ from .card_samples import (
     DESIGNED_TABLES,
     FRAGMENT_IOU,
     JOKER_AS_FACE,
+    JOKER_CLASS,
     NO_SUIT,
     NONE_CLASS,
     RANK_NAMES,
@@ -378,14 +380,35 @@ def jokers_tune(out: Path, init: Path, epochs: int = 4, real_copies: int = 24) -
     _fine_tune(out, init, sets | _earlier_sets(1000, real_copies), epochs, 5e-4, t0)
 
 
-def joker_samples(cut: Cut = rectify_cards) -> dict[str, Samples]:
+def joker_row_tune(out: Path, init: Path, real_copies: int = 24) -> None:
+    """The corner reader `init` given a class of jokers (`card_samples.JOKER_CLASS`) of
+    which only the row is learned on its frozen features (`fit_last_rank_class`), from the
+    fifth stage's sets, exported folded into "none" (`FoldedJokers`): as the whole-face
+    reader's third stage (`whole.joker_row_tune`), and for the same reason. Not shipped:
+    its corners' features tell a joker's corner from an Ace's less well (models/README.md,
+    "Jokers"). About 8 minutes on 2 cores, 4.5 of them rendering."""
+    torch.manual_seed(0)
+    torch.set_num_threads(2)
+    t0 = time.time()
+    added = designed_samples() | joker_samples(label=JOKER_CLASS)
+    sets = {name: _views(*samples) for name, samples in added.items()}
+    sets |= _earlier_sets(1000, real_copies)
+    sizes = {k: len(v[0]) for k, v in sets.items()}
+    print(f"data ready in {time.time() - t0:.0f}s: {sizes}", flush=True)
+    model = load_onnx(init, sets["synth-train"][0][:1024], n_ranks=JOKER_CLASS + 1)
+    fit_last_rank_class(model, sets)
+    export(FoldedJokers(model), out)
+
+
+def joker_samples(cut: Cut = rectify_cards, label: int = NONE_CLASS) -> dict[str, Samples]:
     """Jokers, cut by `cut`: 3,000 single ones (seed 7) and 300 tables whose face-down
     cards are jokers, along true corners (seed 870); held out: 60 more such tables
-    (seed 10,870). All "none"."""
+    (seed 10,870). All labelled `label` ("none" by default)."""
+    art = functools.partial(joker_art, label=label)
     return {
-        "jokers-synth-train": synthetic_cards(3000, 7, cut, joker_art),
-        "jokers-scene-train": scene_cards(300, 870, cut, face_up_rate=0.4, jokers=NONE_CLASS),
-        "jokers-heldout": scene_cards(60, 10_870, cut, face_up_rate=0.4, jokers=NONE_CLASS),
+        "jokers-synth-train": synthetic_cards(3000, 7, cut, art),
+        "jokers-scene-train": scene_cards(300, 870, cut, face_up_rate=0.4, jokers=label),
+        "jokers-heldout": scene_cards(60, 10_870, cut, face_up_rate=0.4, jokers=label),
     }
 
 
