@@ -32,6 +32,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="companion",
         help="who calls the ranks: the companion, aloud (default), or a player at the table",
     )
+    p.add_argument(
+        "--deck",
+        choices=("demo-animals", "playing-cards"),
+        help="the cards filmed and read: the shipped animal deck, or playing cards, one suit "
+        "per player (2 to 4 players); the rule setting follows it (default: the deck of the "
+        "game's rule setting)",
+    )
     p.add_argument("--db", type=Path, help="keep the game in this history file")
     p.add_argument("--lang", choices=LANGUAGES, default=None, help="the table's language")
     p.add_argument("--mute", action="store_true", help="start with the voice muted")

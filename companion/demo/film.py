@@ -13,8 +13,8 @@ tests the referee and the script on whole games without rendering a pixel.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from companion.demo.layout import TableLayout
 from companion.demo.script import Moment
@@ -25,6 +25,29 @@ from companion.vision.types import Face, FaceUpCard, Frame, SeatView, TableState
 
 MAX_TILT = 12.0  # degrees: the demo's camera looks nearly straight down
 DEMO_EDITION = "classic"  # the animal art the shipped `demo-animals` profile was enrolled from
+# The playing-card variant's suits, one per player in seat order, as RULES.md lists them
+# (its fifth player's suit is in no ordinary deck, so a film of playing cards seats four).
+PLAYER_SUITS = ("clubs", "spades", "hearts", "diamonds")
+
+
+@dataclass(frozen=True, slots=True)
+class CardLook:
+    """How the film draws a seat's cards: the animal art the demo deck was enrolled from,
+    or, for the playing-card variant, Aces to 5s of the seat's own suit (`suits`)."""
+
+    deck: str = "animals"
+    edition: str | int = DEMO_EDITION
+    suits: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def playing_cards(cls, players: Sequence[str]) -> CardLook:
+        """Playing cards, a suit per player; ValueError past four players."""
+        if len(players) > len(PLAYER_SUITS):
+            raise ValueError(
+                f"a film of playing cards seats 2 to {len(PLAYER_SUITS)} players, one suit "
+                f"each; this game has {len(players)}"
+            )
+        return cls("playing-cards", 0, dict(zip(players, PLAYER_SUITS, strict=False)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,16 +81,20 @@ def film_timeline(moments: list[Moment], fps: float) -> Iterator[Instant]:
             index += 1
 
 
-def table_of(moment: Moment, layout: TableLayout, first: bool) -> FilmFrame:
-    """What lies on the table (and passes over it) in one frame of `moment`."""
+def table_of(
+    moment: Moment, layout: TableLayout, first: bool, look: CardLook = CardLook()
+) -> FilmFrame:
+    """What lies on the table (and passes over it) in one frame of `moment`, its cards
+    drawn as `look` says."""
     cards: list[CardSpec] = []
     for name, seat in moment.seats.items():
         place = layout.seats[name]
         jitter = random.Random(name)  # each seat lays its cards a little askew, always alike
+        drawn = (look, look.suits.get(name))
         for (rank, face), center in zip(seat.played, place.played, strict=False):
-            cards.append(_card(rank, face, center, place.card_angle, layout, jitter))
+            cards.append(_card(rank, face, center, place.card_angle, layout, jitter, *drawn))
         for center in place.laid[: seat.laid]:
-            cards.append(_card(1, "down", center, place.card_angle, layout, jitter))
+            cards.append(_card(1, "down", center, place.card_angle, layout, jitter, *drawn))
     hand = None
     if moment.hand_at is not None:
         name, slot = moment.hand_at
@@ -84,16 +111,20 @@ def _card(
     angle: float,
     layout: TableLayout,
     jitter: random.Random,
+    look: CardLook,
+    suit: str | None,
 ) -> CardSpec:
+    """A card of a seat whose cards are of `suit` (None for animals)."""
     dx, dy = jitter.uniform(-2, 2), jitter.uniform(-2, 2)
     return CardSpec(
-        deck="animals",
+        deck=look.deck,
         rank=rank,
+        suit=suit,
         face=face,
         center=(center[0] + dx, center[1] + dy),
         angle=(angle + jitter.uniform(-4, 4)) % 360,
         length=layout.card_length,
-        edition=DEMO_EDITION,
+        edition=look.edition,
     )
 
 
@@ -104,15 +135,24 @@ def film_table(seed: int, size: tuple[int, int]) -> SceneSpec:
 
 
 def render_film(
-    moments: list[Moment], layout: TableLayout, fps: float, seed: int = 7
+    moments: list[Moment],
+    layout: TableLayout,
+    fps: float,
+    seed: int = 7,
+    look: CardLook = CardLook(),
 ) -> Iterator[tuple[Instant, Frame | None]]:
-    """Every frame of the film in order, with its picture (None while the camera is lost)."""
-    for instant, frame, _ in render_shots(moments, layout, fps, seed):
+    """Every frame of the film in order, with its picture (None while the camera is lost),
+    its cards drawn as `look` says."""
+    for instant, frame, _ in render_shots(moments, layout, fps, seed, look):
         yield instant, frame
 
 
 def render_shots(
-    moments: list[Moment], layout: TableLayout, fps: float, seed: int = 7
+    moments: list[Moment],
+    layout: TableLayout,
+    fps: float,
+    seed: int = 7,
+    look: CardLook = CardLook(),
 ) -> Iterator[tuple[Instant, Frame | None, list[CardTruth]]]:
     """`render_film` with the renderer's truth of every card in each picture."""
     base = film_table(seed, layout.size)
@@ -125,7 +165,7 @@ def render_shots(
         if moment.light not in films:
             light = replace(base.light, brightness=base.light.brightness * moment.light)
             films[moment.light] = TableFilm(replace(base, light=light))
-        table = table_of(moment, layout, instant.first)
+        table = table_of(moment, layout, instant.first, look)
         image, truths = films[moment.light].render(instant.index, table)
         yield instant, Frame(instant.index, instant.t, image), truths
 

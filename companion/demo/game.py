@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from companion.demo.film import CardLook
 from companion.demo.layout import TableLayout, table_layout
 from companion.demo.pacing import script_game
 from companion.demo.script import Moment, Pacing
@@ -17,6 +18,10 @@ from companion.rules.tablelog import read_table_log
 
 DEMO_PLAYERS = ("Alia", "Ben", "Carmen", "Dori")
 DEMO_DECK = "demo-animals"
+PLAYING_DECK = "playing-cards"
+# The deck each rule setting plays with (RULES.md, "Rule settings"): a film's rule
+# setting follows the deck it films.
+DECK_OF_RULES = {"original": DEMO_DECK, "playing-cards": PLAYING_DECK}
 RANDOM_GAME_ROUNDS = 8
 
 
@@ -34,6 +39,7 @@ class DemoFilm:
     caller: CallerMode = "companion"
     deck: str = DEMO_DECK
     pacing: Pacing = field(default_factory=Pacing)
+    look: CardLook = field(default_factory=CardLook)
 
     @property
     def frames(self) -> int:
@@ -62,9 +68,18 @@ def make_film(
     timing: Timing | None = None,
     seed: int = 7,
     caller: CallerMode = "companion",
+    deck: str | None = None,
 ) -> DemoFilm:
-    """Script `events` with `caller` calling, for a film of `size` at `fps`."""
+    """Script `events` with `caller` calling, for a film of `size` at `fps` of `deck`'s
+    cards (`DEMO_DECK` or `PLAYING_DECK`; None: the deck of the game's rule setting, which
+    otherwise becomes the deck's). ValueError for playing cards past four players."""
+    deck = deck or DECK_OF_RULES[config.rules]
+    rules = next(rules for rules, its_deck in DECK_OF_RULES.items() if its_deck == deck)
+    config = replace(config, rules=rules)
+    look = CardLook.playing_cards(config.players) if deck == PLAYING_DECK else CardLook()
     timing = timing or Timing()
     moments = script_game(config, events, timing, caller=caller, fps=fps)
     layout = table_layout(config.players, size)
-    return DemoFilm(config, events, moments, layout, timing, fps, seed, caller=caller)
+    return DemoFilm(
+        config, events, moments, layout, timing, fps, seed, caller=caller, deck=deck, look=look
+    )

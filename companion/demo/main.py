@@ -1,6 +1,7 @@
 """`companion demo`: a scripted game, filmed and played through the whole real pipeline.
 
-The film goes through the card pipeline (deck `demo-animals`), the tracker, the live
+The film goes through the card pipeline (deck `demo-animals`, or `playing-cards` for the
+variant: `--deck`), the tracker, the live
 referee, the engine, the narration and the history store, exactly as a camera's frames
 would. The companion calls the ranks (`--caller table`: a player does, as in a video).
 Three ways to watch it:
@@ -41,7 +42,13 @@ def main(args: argparse.Namespace) -> int:
     try:
         config, events = load_game(args.log, args.seed)
         film = make_film(
-            config, events, fps=args.fps, size=args.size, seed=args.film_seed, caller=args.caller
+            config,
+            events,
+            fps=args.fps,
+            size=args.size,
+            seed=args.film_seed,
+            caller=args.caller,
+            deck=args.deck,
         )
         seats = seat_calibration(seats=film.layout.anchors(), calibration=None)
         eyes = open_eyes(film.deck, seats, config.players, film.fps)
@@ -75,7 +82,7 @@ def headless(
     session = GameSession.new(store, film.config)
     referee = LiveReferee(session, caller=film.caller, timing=film.timing)
     printer = EventPrinter(sys.stdout, lang, film.config.rules)
-    frames = render_film(film.moments, film.layout, film.fps, film.seed)
+    frames = render_film(film.moments, film.layout, film.fps, film.seed, film.look)
     if sink is not None:
         frames = recorded(frames, sink)
     print(f"Demo: {len(film.config.players)} players, {film.frames} frames at {film.fps:g} fps")
@@ -109,7 +116,7 @@ def report(run: FilmRun) -> int:
 
 def save_only(film: DemoFilm, sink: VideoWriter) -> int:
     """Render the film into `sink` and say how to replay it."""
-    for _ in recorded(render_film(film.moments, film.layout, film.fps, film.seed), sink):
+    for _ in recorded(render_film(film.moments, film.layout, film.fps, film.seed, film.look), sink):
         pass
     print(f"Wrote {film.frames} frames to {sink.path}")
     print(replay_command(film, sink.path))
@@ -120,7 +127,8 @@ def replay_command(film: DemoFilm, path: Path) -> str:
     players = ",".join(film.config.players)
     return (
         f"Replay it: companion play --video {path} --headless --players {players} "
-        f'--seats "{seats_argument(film.layout)}" --deck {film.deck} --log-out out.jsonl'
+        f'--seats "{seats_argument(film.layout)}" --deck {film.deck} '
+        f"--rules {film.config.rules} --log-out out.jsonl"
     )
 
 
@@ -130,7 +138,7 @@ def dashboard(film: DemoFilm, eyes: VisionEyes, store: Store, args: argparse.Nam
     from companion.ui.app import CompanionApp
 
     def film_items() -> Iterator[FeedItem]:
-        frames = render_film(film.moments, film.layout, film.fps, film.seed)
+        frames = render_film(film.moments, film.layout, film.fps, film.seed, film.look)
         return (_feed_item(instant, frame) for instant, frame in frames)
 
     def live(session: GameSession) -> FrameFeed:

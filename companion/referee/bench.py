@@ -72,7 +72,7 @@ def main(args: argparse.Namespace) -> int:
     with _one_core(), Store(":memory:") as store:
         session = GameSession.new(store, config)
         referee = LiveReferee(session, caller=film.caller, timing=film.timing)
-        shots = render_shots(film.moments, film.layout, film.fps, film.seed)
+        shots = render_shots(film.moments, film.layout, film.fps, film.seed, film.look)
         if args.frames:
             shots = (shot for shot in shots if shot[0].index < args.frames)
         eyes, stream, full_reads = _eyes(args.eyes, film, shots)

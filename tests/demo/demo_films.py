@@ -37,7 +37,7 @@ def play(folder: Path, film: DemoFilm, *, answer=None, misread=None) -> FilmRun:
     """Play a film through the renderer's readings, the real tracker and the referee."""
     tracker = Tracker(Calibration(seats=film.layout.anchors()), **tracker_options(film.fps))
     eyes = RendererEyes(tracker, misread=misread)
-    shots = render_shots(film.moments, film.layout, film.fps, film.seed)
+    shots = render_shots(film.moments, film.layout, film.fps, film.seed, film.look)
     with Store(folder / "games.sqlite3") as store:
         session = GameSession.new(store, film.config)
         referee = LiveReferee(session, caller=film.caller, timing=film.timing)
