@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 
 from companion.cli.args import parse_size
 from companion.demo.film import film_timeline, render_shots
-from companion.demo.game import DemoFilm, load_game, make_film
+from companion.demo.game import DEMO_DECK, PLAYING_DECK, DemoFilm, load_game, make_film
 from companion.demo.run import Eyes, RendererEyes, SeenEvent, play_film
 from companion.referee.eyes import open_eyes, seat_calibration, tracker_options
 from companion.referee.live import LiveReferee
@@ -49,6 +50,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=parse_size, default=(1280, 720), help="frame size WxH")
     parser.add_argument("--frames", type=int, default=0, help="stop after N frames (0: all)")
     parser.add_argument(
+        "--deck",
+        choices=(DEMO_DECK, PLAYING_DECK),
+        help="the cards filmed and read (default: the deck of the game's rule setting)",
+    )
+    parser.add_argument(
         "--eyes",
         choices=("vision", "renderer"),
         default="vision",
@@ -66,11 +72,15 @@ class Delay:
 
 def main(args: argparse.Namespace) -> int:
     config, events = _game(args)
-    film = make_film(config, events, fps=args.fps, size=args.size)
+    try:
+        film = make_film(config, events, fps=args.fps, size=args.size, deck=args.deck)
+    except ValueError as error:  # playing cards for more players than suits
+        print(f"companion bench live: {error}", file=sys.stderr)
+        return 2
     changes = visible_changes(film)
     timer = _Timer()
     with _one_core(), Store(":memory:") as store:
-        session = GameSession.new(store, config)
+        session = GameSession.new(store, film.config)
         referee = LiveReferee(session, caller=film.caller, timing=film.timing)
         shots = render_shots(film.moments, film.layout, film.fps, film.seed, film.look)
         if args.frames:

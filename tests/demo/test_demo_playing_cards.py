@@ -57,5 +57,16 @@ def test_the_playing_card_demo_refuses_a_fifth_player_with_why(tmp_path, capsys)
     assert "2 to 4 players, one suit each; this game has 5" in capsys.readouterr().err
 
 
+def test_the_live_bench_films_playing_cards_too(tmp_path, capsys):
+    log = tmp_path / "game.jsonl"
+    log.write_text(ONE_ROUND)
+    args = ["--size", "640x360", "--fps", "10", "--log", str(log), "--deck", "playing-cards"]
+    assert main(["bench", "live", "--eyes", "renderer", *args]) == 0
+    assert "the referee saw the scripted game: yes" in capsys.readouterr().out
+    log.write_text(FIVE_PLAYERS)
+    assert main(["bench", "live", "--eyes", "renderer", *args]) == 2
+    assert "this game has 5" in capsys.readouterr().err
+
+
 def _distance(a, b) -> float:
     return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
