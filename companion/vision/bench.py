@@ -130,6 +130,7 @@ ENROLL_IOU = 0.9
 JOKER_SEED = 5_600_000
 JOKER_EDITION = 500
 JOKER_TABLES_FACE_UP = 0.4
+TURNS = (0, 90, 180, 270)  # degrees the real photos may be turned by (`--real-turn`)
 # Heaps: a third each of webcam frames and of phone photos either way up, cards this long.
 HEAP_SIZES = ((1280, 720), (504, 378), (378, 504))
 HEAP_LENGTHS = {(1280, 720): (150.0, 400.0)}
@@ -212,6 +213,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("test", "train", "all"),
         default="test",
         help="which real photos to score: the held-out test split by default",
+    )
+    parser.add_argument(
+        "--real-turn",
+        type=int,
+        choices=TURNS,
+        default=0,
+        metavar="DEGREES",
+        help="turn the real photos (and their labels) clockwise by 0, 90, 180 or 270 degrees "
+        "first: cards face every side of a table, and the camera may too",
     )
     parser.add_argument(
         "--finder",
@@ -312,7 +322,7 @@ def main(args: argparse.Namespace) -> int:
     if args.real_photos:
         try:
             figures["real photos"] = real_photo_figures(
-                Path(args.real_photos), args.real_split, args.finder
+                Path(args.real_photos), args.real_split, args.finder, args.real_turn
             )
         except (OSError, ValueError, KeyError) as err:
             print(f"companion bench vision: cannot use {args.real_photos}: {err}", file=sys.stderr)
@@ -876,8 +886,11 @@ def index_in_sight(truths: Sequence, k: int) -> np.ndarray:
     return points[~points_in_any(points, [later.corners for later in truths[k + 1 :]])]
 
 
-def real_photo_figures(folder: Path, split: str, finder: str = "both") -> dict[str, object]:
-    """Find and read the labelled cards of real photos (edje-aces layout)."""
+def real_photo_figures(
+    folder: Path, split: str, finder: str = "both", turn: int = 0
+) -> dict[str, object]:
+    """Find and read the labelled cards of real photos (edje-aces layout), each turned
+    clockwise by `turn` degrees first (`turned_photo`)."""
     from companion.cli.detect import read_image
 
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
@@ -889,8 +902,8 @@ def real_photo_figures(folder: Path, split: str, finder: str = "both") -> dict[s
         image = read_image(str(folder / entry["file"]))
         if image is None:
             raise ValueError(f"cannot read {entry['file']}")
+        image, cards = turned_photo(image, entry["cards"], turn)
         readings, _ = timed_read("playing-cards", image, times, finder)
-        cards = entry["cards"]
         matches = match_cards(cards, readings, image.shape[:2])
         c["images"] += 1
         for card, best in zip(cards, matches, strict=True):
@@ -912,6 +925,7 @@ def real_photo_figures(folder: Path, split: str, finder: str = "both") -> dict[s
     cards = max(1, c["cards"])
     return {
         "split": split,
+        "turned": f"{turn} degrees",
         "images": c["images"],
         "cards": c["cards"],
         "found": c["cards"] - c["missed"],
@@ -923,6 +937,22 @@ def real_photo_figures(folder: Path, split: str, finder: str = "both") -> dict[s
         "game card read as another (rank or suit)": c["game card read as another"],
         "unmatched readings": c["unmatched readings"],
     }
+
+
+def turned_photo(
+    image: np.ndarray, cards: Sequence[dict], turn: int
+) -> tuple[np.ndarray, list[dict]]:
+    """A labelled photo and its cards' boxes (x0, y0, x1, y1) turned clockwise by `turn`
+    degrees (a multiple of 90)."""
+    height, width = image.shape[:2]
+    turned = [dict(card) for card in cards]
+    for _ in range(turn // 90 % 4):
+        image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+        for card in turned:  # (x, y) -> (height - y, x), in a picture `height` high
+            x0, y0, x1, y1 = card["box"]
+            card["box"] = [height - y1, x0, height - y0, x1]
+        width, height = height, width
+    return image, turned
 
 
 def match_cards(

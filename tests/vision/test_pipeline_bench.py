@@ -17,6 +17,7 @@ from companion.vision.bench import (
     HeapTally,
     Tally,
     match_labels,
+    turned_photo,
 )
 from companion.vision.types import CardReading
 
@@ -272,3 +273,46 @@ def test_labels_are_matched_best_pair_first_and_right_readings_before_others():
         return label == 1
 
     assert match_labels([over_card, own_strip], [under], shape, names_the_strip) == [None, 0]
+
+
+def test_a_labelled_photo_turns_with_its_boxes():
+    """`--real-turn`: the photo and every label's box turn together, a quarter at a time."""
+    image = np.zeros((40, 60), np.uint8)
+    image[5:15, 10:30] = 255  # a label's box: x 10..30, y 5..15
+    for turn in (0, 90, 180, 270):
+        turned, (card,) = turned_photo(image, [{"box": [10, 5, 30, 15]}], turn)
+        ys, xs = np.nonzero(turned)
+        assert card["box"] == [xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], turn
+        assert turned.shape == ((40, 60) if turn in (0, 180) else (60, 40))
+
+
+def test_vision_bench_reads_labelled_photos_turned(tmp_path, capsys):
+    """A folder of labelled photos (the real photos' layout): a rendered close-up of three
+    game cards, read as it is and turned upside down."""
+    import cv2
+
+    from companion.vision.synth import CardSpec, render_scene
+    from companion.vision.synth.spec import SceneSpec
+
+    cards = [
+        CardSpec("playing-cards", rank, suit, "up", (110 + 140 * i, 190), angle=6, length=170)
+        for i, (rank, suit) in enumerate(((1, "hearts"), (3, "spades"), (5, "diamonds")))
+    ]
+    image, truths = render_scene(SceneSpec(size=(504, 378), cards=tuple(cards)))
+    (tmp_path / "images").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "test_one.jpg"), image)
+    labels = [
+        {"rank": rank, "suit": t.suit, "face_up": True, "box": _box(t.corners)}
+        for rank, t in zip(("A", "3", "5"), truths, strict=True)
+    ]
+    entry = {"file": "images/test_one.jpg", "split": "test", "cards": labels}
+    (tmp_path / "manifest.json").write_text(json.dumps({"images": [entry]}))
+    for turn in ("0", "180"):
+        args = ["--scenes", "0", "--empty", "0", "--real-photos", str(tmp_path), "--json"]
+        assert main(["bench", "vision", *args, "--real-turn", turn]) == 0
+        real = json.loads(capsys.readouterr().out)["real photos"]
+        assert (real["turned"], real["game cards right"]) == (f"{turn} degrees", "3/3")
+
+
+def _box(corners: np.ndarray) -> list[float]:
+    return [*map(float, corners.min(axis=0)), *map(float, corners.max(axis=0))]
