@@ -90,11 +90,11 @@ def table_of(
     for name, seat in moment.seats.items():
         place = layout.seats[name]
         jitter = random.Random(name)  # each seat lays its cards a little askew, always alike
-        drawn = (look, look.suits.get(name))
+        suit = look.suits.get(name)
         for (rank, face), center in zip(seat.played, place.played, strict=False):
-            cards.append(_card(rank, face, center, place.card_angle, layout, jitter, *drawn))
+            cards.append(_card(rank, face, center, place.card_angle, layout, jitter, look, suit))
         for center in place.laid[: seat.laid]:
-            cards.append(_card(1, "down", center, place.card_angle, layout, jitter, *drawn))
+            cards.append(_card(1, "down", center, place.card_angle, layout, jitter, look, suit))
     hand = None
     if moment.hand_at is not None:
         name, slot = moment.hand_at

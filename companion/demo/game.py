@@ -71,8 +71,9 @@ def make_film(
     deck: str | None = None,
 ) -> DemoFilm:
     """Script `events` with `caller` calling, for a film of `size` at `fps` of `deck`'s
-    cards (`DEMO_DECK` or `PLAYING_DECK`; None: the deck of the game's rule setting, which
-    otherwise becomes the deck's). ValueError for playing cards past four players."""
+    cards (`DEMO_DECK` or `PLAYING_DECK`; None: the deck of the game's rule setting). The
+    game takes the rule setting of the deck filmed (RULES.md pairs them). ValueError for
+    playing cards past four players."""
     deck = deck or DECK_OF_RULES[config.rules]
     rules = next(rules for rules, its_deck in DECK_OF_RULES.items() if its_deck == deck)
     config = replace(config, rules=rules)

@@ -1,9 +1,9 @@
 """`companion demo`: a scripted game, filmed and played through the whole real pipeline.
 
 The film goes through the card pipeline (deck `demo-animals`, or `playing-cards` for the
-variant: `--deck`), the tracker, the live
-referee, the engine, the narration and the history store, exactly as a camera's frames
-would. The companion calls the ranks (`--caller table`: a player does, as in a video).
+variant: `--deck`), the tracker, the live referee, the engine, the narration and the
+history store, exactly as a camera's frames would. The companion calls the ranks
+(`--caller table`: a player does, as in a video).
 Three ways to watch it:
 - the dashboard, in real time (`--speed` to go faster);
 - `--headless`: the game's events and final scores printed; exit 0 only if the
