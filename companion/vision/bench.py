@@ -944,14 +944,13 @@ def turned_photo(
 ) -> tuple[np.ndarray, list[dict]]:
     """A labelled photo and its cards' boxes (x0, y0, x1, y1) turned clockwise by `turn`
     degrees (a multiple of 90)."""
-    height, width = image.shape[:2]
     turned = [dict(card) for card in cards]
     for _ in range(turn // 90 % 4):
+        height = image.shape[0]
         image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
         for card in turned:  # (x, y) -> (height - y, x), in a picture `height` high
             x0, y0, x1, y1 = card["box"]
             card["box"] = [height - y1, x0, height - y0, x1]
-        width, height = height, width
     return image, turned
 
 

@@ -118,8 +118,7 @@ def build_datasets(
         "real-train": _views(*real_card_samples(photos, "train", real_copies, seed)),
         "real-test": _views(*real_card_samples(photos, "test", 1, seed + 1, jitter=0.0)),
     }
-    sizes = {k: len(v[0]) for k, v in sets.items()}
-    print(f"data ready in {time.time() - t0:.0f}s: {sizes}", flush=True)
+    report_sizes(sets, t0)
     return sets
 
 
@@ -178,6 +177,18 @@ def train(
     export(model, out)
 
 
+def report_sizes(sets: dict[str, Samples], started: float) -> None:
+    """Print each set's size and the time the data took since `started`."""
+    sizes = {k: len(v[0]) for k, v in sets.items()}
+    print(f"data ready in {time.time() - started:.0f}s: {sizes}", flush=True)
+
+
+def train_samples(sets: dict[str, Samples]) -> Samples:
+    """Every "*-train" set's views, rank and suit classes, joined: what is trained on."""
+    train_sets = [v for k, v in sets.items() if k.endswith("-train")]
+    return tuple(np.concatenate([v[i] for v in train_sets]) for i in range(3))
+
+
 def fit(
     model: ReaderNet,
     sets: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]],
@@ -192,10 +203,7 @@ def fit(
     """
     rng = np.random.default_rng(seed)
     device = next(model.parameters()).device
-    train_sets = [v for k, v in sets.items() if k.endswith("-train")]
-    views = np.concatenate([v[0] for v in train_sets])
-    ranks = np.concatenate([v[1] for v in train_sets])
-    suits = np.concatenate([v[2] for v in train_sets])
+    views, ranks, suits = train_samples(sets)
     opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     steps = epochs * ((len(views) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
@@ -241,9 +249,8 @@ def fit_last_rank_class(
     the new class holds), and the reader cannot drift. Plain cross-entropy over all the
     classes, on the hidden features computed once (eval mode), Adam at `lr`."""
     model.eval()
-    train_sets = [v for k, v in sets.items() if k.endswith("-train")]
-    views = np.concatenate([v[0] for v in train_sets])
-    ranks = torch.from_numpy(np.concatenate([v[1] for v in train_sets]))
+    views, ranks, _ = train_samples(sets)
+    ranks = torch.from_numpy(ranks)
     with torch.no_grad():
         hidden = torch.cat(
             [
@@ -393,8 +400,7 @@ def joker_row_tune(out: Path, init: Path, real_copies: int = 24) -> None:
     added = designed_samples() | joker_samples(label=JOKER_CLASS)
     sets = {name: _views(*samples) for name, samples in added.items()}
     sets |= _earlier_sets(1000, real_copies)
-    sizes = {k: len(v[0]) for k, v in sets.items()}
-    print(f"data ready in {time.time() - t0:.0f}s: {sizes}", flush=True)
+    report_sizes(sets, t0)
     model = load_onnx(init, sets["synth-train"][0][:1024], n_ranks=JOKER_CLASS + 1)
     fit_last_rank_class(model, sets)
     export(FoldedJokers(model), out)
@@ -498,8 +504,7 @@ def _fine_tune(
     """Fine-tune the exported model `init` on `sets` (`fit`) and export it to `out`,
     reporting the sets' sizes, the data's time since `started` and the held-out scores
     before training."""
-    sizes = {k: len(v[0]) for k, v in sets.items()}
-    print(f"data ready in {time.time() - started:.0f}s: {sizes}", flush=True)
+    report_sizes(sets, started)
     model = load_onnx(init, sets["synth-train"][0][:1024])
     print(f"before: {held_out_scores(model, sets)}", flush=True)
     fit(model, sets, epochs, 0, max_lr=max_lr)

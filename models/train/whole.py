@@ -43,7 +43,7 @@ from .card_samples import (
     scene_cards,
     synthetic_cards,
 )
-from .cards import ReaderNet, Samples, export, fit
+from .cards import ReaderNet, Samples, export, fit, report_sizes
 from .real_photos import load_real_cards, real_card_samples
 
 # Wider than the corner reader's: a whole face holds more to tell apart than an index.
@@ -156,8 +156,7 @@ def build_datasets(
         sets["designed-heldout"] = designed_sets[-1]
     if jokers:
         sets["jokers-heldout"] = joker_sets[-1]
-    sizes = {k: len(v[0]) for k, v in sets.items()}
-    print(f"data ready in {time.time() - t0:.0f}s: {sizes}", flush=True)
+    report_sizes(sets, t0)
     return sets
 
 
