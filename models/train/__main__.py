@@ -68,7 +68,8 @@ def main() -> None:
         "(default: the shipped third stage for finder-tune, the shipped finder for the "
         "others); finder-fast, finder-fast-enrolled: the teacher (default: the playing "
         "deck's finder, the enrolled decks'); cards-index: the corner reader to start from "
-        "(default: the shipped one)",
+        "(default: the shipped one); whole-joker-row: the whole-face reader's second stage "
+        "(default: the shipped file, itself the third stage)",
     )
     args = parser.parse_args()
     if args.model == "evaluate":
@@ -118,7 +119,7 @@ def main() -> None:
         from . import whole
 
         out = args.out or MODELS_DATA / "playing_whole.onnx"
-        whole.joker_row_tune(out, init=MODELS_DATA / "playing_whole.onnx")
+        whole.joker_row_tune(out, init=args.init or MODELS_DATA / "playing_whole.onnx")
         return
     if args.model == "finder":
         from . import finder
