@@ -17,7 +17,7 @@ Only playing decks print such an index; enrolled animal decks are not looked at 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -47,6 +47,18 @@ MIN_SIDE = 20.0
 # shrinking by 0.5, 0.6, 0.65, 0.7 and 0.75 read 87, 88, 87, 87 and 89 of 92 Aces
 # against 85 with one look, and 167 to 171 of 195 cards against 161.
 SECOND_LOOKS = (0.75,)
+# The net also looks at the frame as it is turned clockwise by each of these quarters: it
+# reads an index differently at each turn, and implies a card of another size, so where
+# one turn's hits read nothing another's may (`fusion.indices` reads a turned look's hits
+# only where the frame's own hits read nothing, and asks two of them to agree on a game
+# card). Measured (2026-12-02) on the real photos' train split, turned as cards lie on
+# every side of a table (`bench --real-turn`): 0, 90, 180 and 270 degrees 181, 178, 182,
+# 174 -> 184, 180, 184, 181 of 195 cards right, Aces 91, 89, 90, 86 -> 91, 89, 91, 90 of
+# 92, no other rank read as a game card either way; one half turn alone (2,) 181, 178,
+# 182, 178 and Aces 88 at 270; a quarter each way (1, 3) 184, 180, 184, 178 and 87.
+# Frames in doubt only: the index finder's time (mean, 40 playing tuning tables) 3.2-3.5
+# -> 8.3-8.6 ms, the readers' 22-24 -> 30-32 ms.
+TURNED_LOOKS = (1, 2, 3)
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,7 @@ class IndexHit:
     quad: np.ndarray
     centre: np.ndarray
     score: float
+    turned: bool = False  # found in the frame turned (`TURNED_LOOKS`), not as it is
 
     def sized(self, width: float, length: float) -> IndexHit:
         """The same index implying a card `width` x `length` frame pixels, turned as this
@@ -65,14 +78,15 @@ class IndexHit:
         right, down = self.quad[1] - self.quad[0], self.quad[3] - self.quad[0]
         right = right / max(float(np.linalg.norm(right)), 1e-6) * width
         down = down / max(float(np.linalg.norm(down)), 1e-6) * length
-        return IndexHit(_card_quad(self.centre, right, down), self.centre, self.score)
+        return replace(self, quad=_card_quad(self.centre, right, down))
 
     def moved(self, across: float, along: float) -> IndexHit:
         """The same card with its index's middle moved by `across` patch widths along its
         short side and `along` patch heights along its long side."""
         right, down = self.quad[1] - self.quad[0], self.quad[3] - self.quad[0]
         shift = across * PATCH_WIDTH * right + along * PATCH_HEIGHT * down
-        return IndexHit((self.quad + shift).astype(np.float32), self.centre + shift, self.score)
+        quad = (self.quad + shift).astype(np.float32)
+        return replace(self, quad=quad, centre=self.centre + shift)
 
 
 @timed("index finder")
@@ -82,8 +96,11 @@ def find_indices(
     """Every corner index in a frame scaled by `segment.net_input` (`small`, padded BGR
     uint8; `sx`, `sy` its scales from the frame), or in its `region` only (x0, y0, x1, y1
     of `small`, multiples of `STRIDE`): the net costs in proportion to the area. Looked
-    for at the frame's size and at `SECOND_LOOKS`; one index may give a hit at each."""
+    for at the frame's size, turned by each of `TURNED_LOOKS`, and at `SECOND_LOOKS`; one
+    index may give a hit at each."""
     hits = _look(small, sx, sy, region)
+    for turns in TURNED_LOOKS:
+        hits += _look(small, sx, sy, region, turns)
     height, width = small.shape[:2]
     x0, y0, x1, y1 = region or (0, 0, width, height)
     for shrink in SECOND_LOOKS:
@@ -101,21 +118,33 @@ def find_indices(
 
 
 def _look(
-    small: np.ndarray, sx: float, sy: float, region: tuple[int, int, int, int] | None
+    small: np.ndarray,
+    sx: float,
+    sy: float,
+    region: tuple[int, int, int, int] | None,
+    turns: int = 0,
 ) -> list[IndexHit]:
-    """`find_indices` at one size: one run of the net over `region` of `small`."""
+    """`find_indices` at one size: one run of the net over `region` of `small`, turned
+    clockwise by `turns` quarters first."""
     x0, y0, x1, y1 = region or (0, 0, small.shape[1], small.shape[0])
-    batch = np.ascontiguousarray(small[y0:y1, x0:x1].transpose(2, 0, 1)[None], dtype=np.float32)
+    seen = small[y0:y1, x0:x1]
+    batch = np.ascontiguousarray(np.rot90(seen, -turns).transpose(2, 0, 1)[None], np.float32)
     maps = model_session(MODEL).run(None, {"image": batch})[0][0]
     heat = 1.0 / (1.0 + np.exp(-maps[0]))
     peaks = (heat >= PEAK_LEVEL) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     v, u = np.nonzero(peaks)
+    # Output pixel u covers input pixels 2u and 2u + 1 (centre 2u + 0.5, in pixels).
+    points, right, down = _turned_back(
+        np.stack([2 * u + 0.5, 2 * v + 0.5], axis=1),
+        (maps[1:3, v, u].T, maps[3:5, v, u].T),
+        turns,
+        seen.shape[:2],
+    )
     to_frame = np.array([1 / sx, 1 / sy], np.float32)
-    # Output pixel u covers input pixels 2u and 2u + 1 (centre 2u + 0.5); input pixel
-    # centres to frame pixel centres as cv2.resize places them.
-    centres = np.stack([2 * u + 1.0 + x0, 2 * v + 1.0 + y0], axis=1) * to_frame - 0.5
-    right = maps[1:3, v, u].T * (VECTOR_UNIT * 2) * to_frame
-    down = maps[3:5, v, u].T * (VECTOR_UNIT * 2) * to_frame
+    # input pixel centres to frame pixel centres as cv2.resize places them
+    centres = (points + 0.5 + np.array([x0, y0])) * to_frame - 0.5
+    right = right * (VECTOR_UNIT * 2) * to_frame
+    down = down * (VECTOR_UNIT * 2) * to_frame
     big = np.minimum(np.linalg.norm(right, axis=1), np.linalg.norm(down, axis=1)) >= MIN_SIDE
     # a card seen from above is never mirrored: "down" lies clockwise of "right"
     big &= right[:, 0] * down[:, 1] - right[:, 1] * down[:, 0] > 0
@@ -124,9 +153,27 @@ def _look(
             _card_quad(centres[i], right[i], down[i]),
             centres[i].astype(np.float32),
             float(heat[v[i], u[i]]),
+            turns % 4 != 0,
         )
         for i in np.nonzero(big)[0]
     ]
+
+
+def _turned_back(
+    points: np.ndarray, vectors: tuple[np.ndarray, np.ndarray], turns: int, shape: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(N, 2) points (pixel indices) and two (N, 2) vectors of a picture turned clockwise by
+    `turns` quarters, in that picture as it was (`shape`: its height and width)."""
+    height, width = shape
+    right, down = vectors
+    for quarters in range(turns % 4, 0, -1):
+        # a quarter back, counter-clockwise: (x, y) -> (y, w - 1 - x), w the width the
+        # picture has when turned by `quarters`
+        across = (height if quarters % 2 else width) - 1
+        points = np.stack([points[:, 1], across - points[:, 0]], axis=1)
+        right = np.stack([right[:, 1], -right[:, 0]], axis=1)
+        down = np.stack([down[:, 1], -down[:, 0]], axis=1)
+    return points, right, down
 
 
 def _card_quad(centre: np.ndarray, right: np.ndarray, down: np.ndarray) -> np.ndarray:

@@ -8,7 +8,13 @@ import math
 import numpy as np
 import pytest
 
-from companion.vision.corner_index import PATCH_HEIGHT, PATCH_WIDTH, IndexHit, find_indices
+from companion.vision.corner_index import (
+    PATCH_HEIGHT,
+    PATCH_WIDTH,
+    IndexHit,
+    _turned_back,
+    find_indices,
+)
 from companion.vision.decks import load_deck
 from companion.vision.geometry import quad_iou
 from companion.vision.pipeline import CardPipeline
@@ -115,6 +121,38 @@ def test_the_second_look_finds_the_index_again_in_frame_pixels(monkeypatch) -> N
     ace = truths[0].corners
     second = both[len(first) :]  # the first look's hits come first
     assert max(quad_iou(h.quad, ace) for h in second) > 0.6
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_points_and_vectors_of_a_turned_picture_are_turned_back(turns) -> None:
+    """`_turned_back` undoes np.rot90's clockwise turns: each pixel of a turned picture,
+    taken back, lands where that pixel's value lay; vectors turn with the picture."""
+    picture = np.arange(5 * 8).reshape(5, 8)
+    turned = np.rot90(picture, -turns)
+    ys, xs = np.nonzero(np.ones_like(turned))
+    points = np.stack([xs, ys], axis=1).astype(float)
+    east = np.tile([1.0, 0.0], (len(points), 1))
+    back, right, _ = _turned_back(points, (east, east), turns, picture.shape)
+    cols, rows = back[:, 0].astype(int), back[:, 1].astype(int)
+    assert np.array_equal(picture[rows, cols], turned[ys, xs])
+    # east in the turned picture: the step from a pixel to its right-hand neighbour there
+    start, step = back[0], _turned_back(points[1:2], (east[:1], east[:1]), turns, picture.shape)[0]
+    assert np.allclose(step[0] - start, right[0])
+
+
+def test_the_turned_looks_find_the_index_where_the_frame_does(monkeypatch) -> None:
+    """The index finder looks at the frame turned too (TURNED_LOOKS): each turned look's
+    hits are in the frame's pixels, on the Ace's index, implying about the same card."""
+    import companion.vision.corner_index as corner_index
+
+    image, truths = fan("wood-dark", -8, 0.5)
+    small, sx, sy = net_input(image)
+    ace = truths[0].corners
+    monkeypatch.setattr(corner_index, "SECOND_LOOKS", ())
+    for turns in corner_index.TURNED_LOOKS:
+        monkeypatch.setattr(corner_index, "TURNED_LOOKS", (turns,))
+        hits = [h for h in find_indices(small, sx, sy) if h.turned]
+        assert hits and max(quad_iou(h.quad, ace) for h in hits) > 0.6
 
 
 def test_no_index_is_looked_for_on_a_table_read_in_full(pipeline, monkeypatch) -> None:

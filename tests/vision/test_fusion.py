@@ -4,12 +4,13 @@ better one."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from companion.vision import fusion
+from companion.vision import corner_index, fusion
 from companion.vision.bench import synthetic_scenes
 from companion.vision.corner_index import IndexHit
 from companion.vision.decks import load_deck
@@ -30,7 +31,7 @@ from companion.vision.fusion import (
 from companion.vision.fusion.candidates import TWIN
 from companion.vision.fusion.doubt import INDEX_CONTEXT, in_doubt, unexplained
 from companion.vision.fusion.indices import index_cards
-from companion.vision.fusion.levels import SURE_ENOUGH
+from companion.vision.fusion.levels import SAME_CARD, SURE_ENOUGH
 from companion.vision.fusion.parts import BACK_HOST, outlined_parts, without_parts
 from companion.vision.fusion.picking import LEARNED_ALONE_FLOOR, ZOOM_GAME
 from companion.vision.fusion.reading import read_at, read_quads
@@ -393,6 +394,87 @@ def test_of_one_index_read_from_several_hits_the_card_sized_like_its_neighbour_s
     reader = ScriptedIndexReader(script)
     alone = index_cards(None, reader, [too_big, right_size], [])  # no size to go by
     assert len(alone) == 1 and alone[0].corners is too_big.quad
+
+
+def turned_hit(hit: IndexHit, nudge: float = 0.0) -> IndexHit:
+    """`hit` as a turned look found it (`corner_index.TURNED_LOOKS`), its middle and card
+    moved by `nudge` pixels."""
+    return replace(hit, quad=hit.quad + nudge, centre=hit.centre + nudge, turned=True)
+
+
+def test_a_game_card_from_a_turned_look_stands_only_where_two_hits_agree():
+    """The turned looks give an index more hits, and more chances to read a patch wrong (a
+    3 of spades whose suit lay under another card read as clubs from one such hit): a game
+    card read from a turned look's hit alone is dropped, two such hits at different middles
+    reading it alike stand, and a hit of the frame as it is stands alone as before."""
+    ace = card_at(200, 100)
+    read_ace = reading(ace, "A of hearts", 0.95, rank=1)
+    alone = turned_hit(index_hit(ace))
+    assert index_cards(None, ScriptedIndexReader([read_ace]), [alone], []) == []
+    second = turned_hit(index_hit(ace), 2.0)
+    script = [read_ace, reading(second.quad, "A of hearts", 0.95, rank=1)]
+    (got,) = index_cards(None, ScriptedIndexReader(script), [alone, second], [])
+    assert got.label == "A of hearts"
+    (got,) = index_cards(None, ScriptedIndexReader([read_ace]), [index_hit(ace)], [])
+    assert got is read_ace
+    # a 6..King from a turned look adds no game card: it stands alone
+    queen = reading(ace, OTHER, 0.95)
+    assert same(index_cards(None, ScriptedIndexReader([queen]), [alone], []), [queen])
+
+
+def test_a_turned_looks_card_gives_way_to_the_frames_own_hit_of_that_index():
+    """One index read by a hit of the frame as it is and by turned looks' hits: the frame's
+    own hit's card stands, even where a turned look's is sized more like the nearest face."""
+    nine = reading(card_at(100, 100, 100, 140), OTHER, 0.95)
+    right_size = index_hit(card_at(230, 110, 100, 140))
+    too_big = IndexHit(  # the frame's own hit: the same index, a card 1.3 times as long
+        right_size.centre + (right_size.quad - right_size.centre) * 1.3, right_size.centre, 0.9
+    )
+    turned = [turned_hit(right_size), turned_hit(right_size, 1.0)]
+    script = [
+        reading(q, "A of hearts", 0.9, rank=1) for q in (too_big.quad, *(h.quad for h in turned))
+    ]
+    got = index_cards(None, ScriptedIndexReader(script), [too_big, *turned], [nine])
+    assert len(got) == 2 and got[1].corners is too_big.quad
+
+
+def test_a_game_card_the_finders_read_keeps_its_place_whatever_its_other_hits_imply():
+    """Tuning table 4,100,054: an Ace the finders read at 0.64 held its index; one hit of
+    it read at 1.0 is that card, and another, implying a card lying too far off to count as
+    the same (`SAME_CARD`), must not take its place, as a more surely read game card of the
+    index otherwise would."""
+    ace = card_at(200, 100, 100, 140)
+    found = reading(ace, "A of hearts", 0.64, rank=1)
+    # side by side: the close hit's card overlaps both others enough, they not each other
+    close = IndexHit(ace + np.float32([30, 0]), index_hit(ace).centre + 30, 0.9)
+    far_off = IndexHit(ace + np.float32([60, 0]), index_hit(ace).centre + 60, 0.9)
+    assert quad_iou(far_off.quad, ace) < SAME_CARD <= quad_iou(far_off.quad, close.quad)
+    script = [
+        reading(close.quad, "A of hearts", 1.0, rank=1),
+        reading(far_off.quad, "A of hearts", 0.68, rank=1),
+    ]
+    got = index_cards(None, ScriptedIndexReader(script), [close, far_off], [found])
+    assert same(got, [found])
+    # the far-off hit alone does take its place: it reads the Ace more surely
+    reader = ScriptedIndexReader(script[1:])
+    (got,) = index_cards(None, reader, [far_off], [found])
+    assert got.corners is far_off.quad
+
+
+def test_one_index_read_from_several_hits_stands_as_surely_as_the_surest():
+    """IMG_2617 turned by 180 degrees: an Ace read at 0.88 from the hit sized like its
+    neighbour and at 0.98 from another; the first one's card stands, at 0.98."""
+    nine = reading(card_at(100, 100, 100, 140), OTHER, 0.95)
+    right_size = index_hit(card_at(230, 110, 100, 140))
+    too_big = IndexHit(
+        right_size.centre + (right_size.quad - right_size.centre) * 1.3, right_size.centre, 0.9
+    )
+    script = [
+        reading(too_big.quad, "A of hearts", 0.98, rank=1),
+        reading(right_size.quad, "A of hearts", 0.88, rank=1),
+    ]
+    got = index_cards(None, ScriptedIndexReader(script), [too_big, right_size], [nine])
+    assert got[1].corners is right_size.quad and got[1].confidence == 0.98
 
 
 def read_right(image: np.ndarray, truths: list, label: str) -> bool:
@@ -950,6 +1032,8 @@ def test_two_cards_touching_along_a_long_side_are_read_as_two(monkeypatch) -> No
     assert [label_on(t.corners, readings) for t in truths] == ["3 of hearts", "4 of spades"]
     with monkeypatch.context() as patch:
         patch.setattr(fusion, "split_pairs", lambda *args: args[5])  # the kept readings
+        # the index finder's turned looks read both from their indices too (2026-12-02)
+        patch.setattr(corner_index, "TURNED_LOOKS", ())
         merged = read_cards(image, reader)
     assert all(r.label == OTHER and r.confidence < SURE_ENOUGH for r in merged)
 

@@ -4,6 +4,7 @@ card read for sure holds that index."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -70,6 +71,15 @@ MISFIT_STEP = 0.1
 # within a quarter card of each other lost both game cards.
 INDEX_SHIFTS = [(a, b) for a in (-0.5, 0.0, 0.5) for b in (-0.5, 0.0, 0.5) if a or b]
 
+# A game card read from a hit of a turned look (`corner_index.TURNED_LOOKS`) stands only
+# where this many hits, at different middles, read it alike: the turned looks give each
+# index more hits, and so more chances to read a patch wrong. Measured (2026-12-02) on 120
+# tuning heaps (3,100,000+): without it, a 3 of spades whose suit a card over it hides was
+# read as the 3 of clubs at 0.91 from one such hit; with it 2 game cards fewer right (111
+# -> 109 of 121, 104 without the turned looks), and on 200 playing tuning tables
+# (4,200,000+) 3 fewer (2,900 -> 2,897; 2,896 without).
+TURNED_AGREEING = 2
+
 
 def index_cards(
     image: np.ndarray, reader: CardReader, hits: Sequence[IndexHit], kept: list[CardReading]
@@ -101,24 +111,46 @@ def index_cards(
         read += reader.read_index(image, [hit.quad for hit in moved])
     first_moved = len(open_hits) - len(moved)
     cards = [
-        (r, hit.centre, k >= first_moved)
+        (r, hit, k >= first_moved)
         for k, (r, hit) in enumerate(zip(read, open_hits, strict=True))
         if r.label != NOT_A_CARD
     ]
+    cards = [card for card in cards if _agreed(card, cards)]
 
-    def order(card: tuple[CardReading, np.ndarray, bool]) -> tuple[bool, int, float]:
-        # one index read from several hits: a moved hit's card last, then the card sized
-        # most like its neighbour first, sizes within MISFIT_STEP alike (a face's own quad
-        # can be that far off)
-        size = _nearest_size(card[1], sizes)
+    def order(card: tuple[CardReading, IndexHit, bool]) -> tuple[bool, bool, int, float]:
+        # one index read from several hits: a moved hit's card last, a turned look's
+        # before it, then the card sized most like its neighbour first, sizes within
+        # MISFIT_STEP alike (a face's own quad can be that far off)
+        size = _nearest_size(card[1].centre, sizes)
         misfit = 0.0 if size is None else _misfit(card[0].corners, size)
-        return card[2], round(misfit / MISFIT_STEP), -card[0].confidence
+        return card[2], card[1].turned, round(misfit / MISFIT_STEP), -card[0].confidence
 
-    out, added = list(kept), []
-    for reading, centre, _ in sorted(cards, key=order):
-        if _read_already(reading, out + added):
-            continue  # this card's other corner, or the same index read from another hit
-        giving_way = {id(r) for r in out if _gives_way(r, reading, centre)}
+    out, added, known = list(kept), [], []
+    for reading, hit, _ in sorted(cards, key=order):
+        if _read_already(reading, out + known):
+            # A game card the finders read already holds that index, however its other
+            # hits size it: they are skipped too. Else one whose quad overlaps the
+            # finders' reading too little (`SAME_CARD`) took its place (2026-12-02, a
+            # tuning table of designed backs, 4,100,054: an Ace of diamonds read at 0.64
+            # gave way to the same Ace read at 0.68 from a hit implying a card 45 px
+            # off). Only game cards: "other" names any 6..King, and the hits of two such
+            # cards were taken for one (120 tuning heaps: 6 faces fewer read right).
+            if reading.rank is not None:
+                known.append(reading)
+            continue
+        twin = next((k for k, card in enumerate(added) if _same_reading(card, reading)), None)
+        if twin is not None:
+            # This card's other corner, or the same index read from another hit: the card
+            # sized first stands, as surely as its surest reading says what it is (its
+            # size is the hit's, what it is the patch's). 2026-12-02: an Ace of hearts
+            # under a 9 (the real train photo IMG_2617 turned by 180 degrees) read at 0.88
+            # from the hit sized like the 9 and at 0.98 from another was dropped as a
+            # part of the 9 (`parts.without_parts`); nothing else changed on the tuning
+            # sets.
+            if reading.confidence > added[twin].confidence:
+                added[twin] = replace(added[twin], confidence=reading.confidence)
+            continue
+        giving_way = {id(r) for r in out if _gives_way(r, reading, hit.centre)}
         out = [r for r in out if id(r) not in giving_way]
         added.append(reading)
     out += added
@@ -129,6 +161,19 @@ def index_cards(
         if sure_game_card and not _read_already(reading, out):
             out.append(reading)
     return out
+
+
+def _agreed(
+    card: tuple[CardReading, IndexHit, bool], cards: Sequence[tuple[CardReading, IndexHit, bool]]
+) -> bool:
+    """Whether a card read from an index may stand: a game card read from a turned look's
+    hit (`corner_index.TURNED_LOOKS`) only where `TURNED_AGREEING` hits, at different
+    middles, read it alike (`_same_reading`)."""
+    reading, hit, _ = card
+    if not hit.turned or reading.rank is None:
+        return True
+    middles = {tuple(np.round(h.centre, 1)) for r, h, _ in cards if _same_reading(r, reading)}
+    return len(middles) >= TURNED_AGREEING
 
 
 def _moved_hits(
@@ -160,9 +205,12 @@ def _unread_hits(hits: Sequence[IndexHit], read: Sequence[CardReading]) -> list[
 
 def _read_already(card: CardReading, readings: Sequence[CardReading]) -> bool:
     """Whether one of `readings` reads the same as `card` on the same card (`SAME_CARD`)."""
-    return any(
-        r.label == card.label and quad_iou(r.corners, card.corners) >= SAME_CARD for r in readings
-    )
+    return any(_same_reading(r, card) for r in readings)
+
+
+def _same_reading(a: CardReading, b: CardReading) -> bool:
+    """Whether two readings read the same on the same card (`SAME_CARD`)."""
+    return a.label == b.label and quad_iou(a.corners, b.corners) >= SAME_CARD
 
 
 def _hits_to_read(
