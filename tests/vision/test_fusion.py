@@ -424,18 +424,38 @@ def test_a_game_card_from_a_turned_look_stands_only_where_two_hits_agree():
 
 def test_a_turned_looks_card_gives_way_to_the_frames_own_hit_of_that_index():
     """One index read by a hit of the frame as it is and by turned looks' hits: the frame's
-    own hit's card stands, even where a turned look's is sized more like the nearest face."""
+    own hit's card stands, even where the turned looks' are sized more like the nearest
+    face; three hits size it by their median (`MEDIAN_HITS`)."""
     nine = reading(card_at(100, 100, 100, 140), OTHER, 0.95)
     right_size = index_hit(card_at(230, 110, 100, 140))
     too_big = IndexHit(  # the frame's own hit: the same index, a card 1.3 times as long
         right_size.centre + (right_size.quad - right_size.centre) * 1.3, right_size.centre, 0.9
     )
-    turned = [turned_hit(right_size), turned_hit(right_size, 1.0)]
+    turned = [turned_hit(right_size, 3.0), turned_hit(right_size, 4.0)]  # their middles off
     script = [
         reading(q, "A of hearts", 0.9, rank=1) for q in (too_big.quad, *(h.quad for h in turned))
     ]
     got = index_cards(None, ScriptedIndexReader(script), [too_big, *turned], [nine])
+    assert len(got) == 2
+    assert np.allclose(got[1].corners, too_big.sized(100.0, 140.0).quad, atol=1e-3)
+    # two hits alone: the frame's own one stands as it is
+    reader = ScriptedIndexReader(script[:2])
+    got = index_cards(None, reader, [too_big, turned[0]], [nine])
     assert len(got) == 2 and got[1].corners is too_big.quad
+
+
+def test_a_card_read_by_three_hits_of_its_index_is_sized_by_their_median():
+    """Each hit implies a card of its own size (off by up to a tenth or more): three of one
+    index give the card the median width and length, at the first one's index."""
+    card = card_at(200, 100, 100, 140)
+    sizes = ((90.0, 126.0), (100.0, 140.0), (120.0, 168.0))
+    hits = [index_hit(card).sized(*size) for size in sizes]
+    hits = [replace(hit, centre=hit.centre + k) for k, hit in enumerate(hits)]  # 3 middles
+    script = [
+        reading(hit.quad, "A of hearts", 0.95 - 0.01 * k, rank=1) for k, hit in enumerate(hits)
+    ]
+    (got,) = index_cards(None, ScriptedIndexReader(script), hits, [])
+    assert np.allclose(got.corners, hits[0].sized(100.0, 140.0).quad, atol=1e-3)
 
 
 def test_a_game_card_the_finders_read_keeps_its_place_whatever_its_other_hits_imply():
