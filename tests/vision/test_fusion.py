@@ -458,6 +458,19 @@ def test_a_card_read_by_three_hits_of_its_index_is_sized_by_their_median():
     assert np.allclose(got.corners, hits[0].sized(100.0, 140.0).quad, atol=1e-3)
 
 
+def test_an_unread_middle_is_moved_from_the_frames_own_hit_not_a_turned_looks():
+    """A middle marked by the frame's own hit and by a turned look's (the same grid), both
+    reading nothing: the frame's own hit is moved (`INDEX_SHIFTS`), as without the turned
+    looks, and its card stands alone (held-out designed backs: a 5 of hearts so read)."""
+    ace = card_at(200, 100)
+    off = IndexHit(ace - (ace[3] - ace[0]) * 0.15, index_hit(ace).centre, 0.8)  # marked low
+    turned = replace(off, quad=off.quad + np.float32([0, -6]), turned=True)  # another card
+    reader = PlacedIndexReader(ace[0])
+    (got,) = index_cards(None, reader, [off, turned], [])
+    assert got.label == "A of hearts" and np.allclose(got.corners, ace, atol=0.5)
+    assert len(reader.asked) == 2 + len(indices.INDEX_SHIFTS)
+
+
 def test_a_game_card_the_finders_read_keeps_its_place_whatever_its_other_hits_imply():
     """Tuning table 4,100,054: an Ace the finders read at 0.64 held its index; one hit of
     it read at 1.0 is that card, and another, implying a card lying too far off to count as
