@@ -70,6 +70,11 @@ middle of a card read for sure, away from its corners (`INDEX_CORNER`), is anoth
 a game card read from it for sure stands beside that card (`_hits_to_read`). On the real
 photos' train split this reads 171 of 195 labelled cards right instead of 137 (Aces 89 of
 92 instead of 69), with no 9..King read as a game card and no game card read as another.
+The index finder also looks at the frame turned by each quarter (`TURNED_LOOKS`: cards
+face every side of a table, and the net reads an index differently at each turn); a
+turned look's hit counts only where the frame's own hits of that index read nothing, and
+a game card from turned looks only where two of their hits agree (`TURNED_AGREEING`);
+three hits or more size their card by their median (`MEDIAN_HITS`).
 
 Last, in a frame in doubt, the card pixels of the net that no reading covers are read as
 rectangles (`outlined_parts`): a card the net sees but finds no core in (small, blurred,

@@ -156,12 +156,12 @@ def index_cards(
         twin = next((k for k, card in enumerate(added) if _same_reading(card, reading)), None)
         if twin is not None:
             # This card's other corner, or the same index read from another hit: the card
-            # sized first stands, as surely as its surest reading says what it is (its
-            # size is the hit's, what it is the patch's). 2026-12-02: an Ace of hearts
-            # under a 9 (the real train photo IMG_2617 turned by 180 degrees) read at 0.88
-            # from the hit sized like the 9 and at 0.98 from another was dropped as a
-            # part of the 9 (`parts.without_parts`); nothing else changed on the tuning
-            # sets.
+            # sized first stands (at its hits' median size, `MEDIAN_HITS`), as surely as
+            # its surest reading says what it is (its size is the hits', what it is the
+            # patch's). 2026-12-02: an Ace of hearts under a 9 (the real train photo
+            # IMG_2617 turned by 180 degrees) read at 0.88 from the hit sized like the 9
+            # and at 0.98 from another was dropped as a part of the 9
+            # (`parts.without_parts`); nothing else changed on the tuning sets.
             if reading.confidence > added[twin].confidence:
                 added[twin] = replace(added[twin], confidence=reading.confidence)
             twin_sizes[twin].append(quad_sides(reading.corners)[:2])
@@ -171,11 +171,10 @@ def index_cards(
         added.append(reading)
         added_hits.append(hit)
         twin_sizes.append([quad_sides(reading.corners)[:2]])
-    for k, (card, hit, seen) in enumerate(zip(added, added_hits, twin_sizes, strict=True)):
-        if len(seen) >= MEDIAN_HITS:
-            width, length = np.median(seen, axis=0)
-            added[k] = replace(card, corners=hit.sized(float(width), float(length)).quad)
-    out += added
+    out += [
+        _median_sized(card, hit, seen)
+        for card, hit, seen in zip(added, added_hits, twin_sizes, strict=True)
+    ]
     # an index in the middle of a card read for sure: a game card under it, or over it,
     # stands beside it where read for sure
     for reading in sorted(inner, key=lambda r: r.confidence, reverse=True):
@@ -183,6 +182,15 @@ def index_cards(
         if sure_game_card and not _read_already(reading, out):
             out.append(reading)
     return out
+
+
+def _median_sized(card: CardReading, hit: IndexHit, sizes: list[np.ndarray]) -> CardReading:
+    """`card`, read from `hit`, as wide and as long as the median of `sizes` (the
+    (width, length) of each hit that read it) where `MEDIAN_HITS` or more read it."""
+    if len(sizes) < MEDIAN_HITS:
+        return card
+    width, length = np.median(sizes, axis=0)
+    return replace(card, corners=hit.sized(float(width), float(length)).quad)
 
 
 def _agreed(
@@ -226,10 +234,10 @@ def _unread_hits(hits: Sequence[IndexHit], read: Sequence[CardReading]) -> list[
     last: dict[bytes, IndexHit | None] = {}
     for hit, reading in zip(hits, read, strict=True):
         key = hit.centre.tobytes()
-        kept = last.get(key)
+        earlier = last.get(key)
         if reading.label != NOT_A_CARD:
             last[key] = None  # this index was read
-        elif key not in last or (kept is not None and (kept.turned or not hit.turned)):
+        elif key not in last or (earlier is not None and (earlier.turned or not hit.turned)):
             last[key] = hit
     return [hit for hit in last.values() if hit is not None]
 
