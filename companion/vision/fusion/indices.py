@@ -212,10 +212,12 @@ def _moved_hits(
     """Each index of `hits` that reads nothing (`read`), on no card of `kept` the reader
     stands by (`SURE`: those hold their own print), moved by each of `INDEX_SHIFTS`."""
     stood_by = [r.corners for r in kept if r.confidence >= SURE]
+    unread = _unread_hits(hits, read)
+    on_a_card = points_in_any([hit.centre for hit in unread], stood_by)
     return [
         hit.moved(*shift)
-        for hit in _unread_hits(hits, read)
-        if not points_in_any(hit.centre, stood_by)[0]
+        for hit, on_card in zip(unread, on_a_card, strict=True)
+        if not on_card
         for shift in INDEX_SHIFTS
     ]
 
