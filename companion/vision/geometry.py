@@ -243,7 +243,7 @@ def points_in_any(points: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray
 def _inside_quads(points: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
     """(N, Q): whether each of `points` (N, 2) lies inside or on each convex quad of
     `quads`, either winding: all quads at once, as a frame in doubt asks it of hundreds of
-    points and quads (one call per quad cost 5-10 ms of such a frame)."""
+    points and quads (a call per quad cost 2% more of such a frame's time, median ratio)."""
     points = np.asarray(points, np.float64).reshape(-1, 2)
     corners = np.asarray(quads, np.float64).reshape(-1, 4, 2)  # (Q, 4, 2)
     edges = corners[:, _NEXT_CORNER] - corners
