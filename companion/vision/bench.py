@@ -218,10 +218,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--real-turn",
         type=int,
         choices=TURNS,
-        default=0,
+        nargs="+",
+        default=[0],
         metavar="DEGREES",
         help="turn the real photos (and their labels) clockwise by 0, 90, 180 or 270 degrees "
-        "first: cards face every side of a table, and the camera may too",
+        "first: cards face every side of a table, and the camera may too; several turns "
+        "(--real-turn 0 90 180 270) give one set of figures each",
     )
     parser.add_argument(
         "--finder",
@@ -321,9 +323,11 @@ def main(args: argparse.Namespace) -> int:
         figures["tables with jokers"] = joker_figures(args.jokers, args.finder)
     if args.real_photos:
         try:
-            figures["real photos"] = real_photo_figures(
-                Path(args.real_photos), args.real_split, args.finder, args.real_turn
-            )
+            for turn in args.real_turn:
+                key = "real photos" if len(args.real_turn) == 1 else f"real photos, turned {turn}"
+                figures[key] = real_photo_figures(
+                    Path(args.real_photos), args.real_split, args.finder, turn
+                )
         except (OSError, ValueError, KeyError) as err:
             print(f"companion bench vision: cannot use {args.real_photos}: {err}", file=sys.stderr)
             return 2

@@ -307,10 +307,16 @@ def test_vision_bench_reads_labelled_photos_turned(tmp_path, capsys):
     ]
     entry = {"file": "images/test_one.jpg", "split": "test", "cards": labels}
     (tmp_path / "manifest.json").write_text(json.dumps({"images": [entry]}))
+    args = ["--scenes", "0", "--empty", "0", "--real-photos", str(tmp_path), "--json"]
     for turn in ("0", "180"):
-        args = ["--scenes", "0", "--empty", "0", "--real-photos", str(tmp_path), "--json"]
         assert main(["bench", "vision", *args, "--real-turn", turn]) == 0
         real = json.loads(capsys.readouterr().out)["real photos"]
+        assert (real["turned"], real["game cards right"]) == (f"{turn} degrees", "3/3")
+    # several turns in one run: a set of figures each
+    assert main(["bench", "vision", *args, "--real-turn", "90", "270"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    for turn in (90, 270):
+        real = figures[f"real photos, turned {turn}"]
         assert (real["turned"], real["game cards right"]) == (f"{turn} degrees", "3/3")
 
 
