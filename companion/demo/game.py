@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from companion.demo.film import CardLook
+from companion.demo.film import CardLook, Instant, render_film, render_shots
 from companion.demo.layout import TableLayout, table_layout
 from companion.demo.pacing import script_game
 from companion.demo.script import Moment, Pacing
@@ -15,6 +16,8 @@ from companion.rules.events import GameConfig, GameEvent
 from companion.rules.examples import DEMO_GAME, read_example
 from companion.rules.simulate import random_game
 from companion.rules.tablelog import read_table_log
+from companion.vision.synth import CardTruth
+from companion.vision.types import Frame
 
 DEMO_PLAYERS = ("Alia", "Ben", "Carmen", "Dori")
 DEMO_DECK = "demo-animals"
@@ -44,6 +47,15 @@ class DemoFilm:
     @property
     def frames(self) -> int:
         return sum(max(1, round(m.seconds * self.fps)) for m in self.moments)
+
+    def pictures(self) -> Iterator[tuple[Instant, Frame | None]]:
+        """Every frame of the film in order, rendered (`film.render_film`), its cards drawn
+        as `look` says: one place that hands the film's settings to the renderer."""
+        return render_film(self.moments, self.layout, self.fps, self.seed, self.look)
+
+    def shots(self) -> Iterator[tuple[Instant, Frame | None, list[CardTruth]]]:
+        """`pictures` with the renderer's truth of every card in each (`film.render_shots`)."""
+        return render_shots(self.moments, self.layout, self.fps, self.seed, self.look)
 
 
 def load_game(log: Path | None = None, seed: int | None = None) -> tuple[GameConfig, tuple]:

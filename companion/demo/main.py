@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
-from companion.demo.film import Instant, render_film
+from companion.demo.film import Instant
 from companion.demo.game import DemoFilm, load_game, make_film
 from companion.demo.layout import seats_argument
 from companion.demo.run import FilmRun, play_film
@@ -82,7 +82,7 @@ def headless(
     session = GameSession.new(store, film.config)
     referee = LiveReferee(session, caller=film.caller, timing=film.timing)
     printer = EventPrinter(sys.stdout, lang, film.config.rules)
-    frames = render_film(film.moments, film.layout, film.fps, film.seed, film.look)
+    frames = film.pictures()
     if sink is not None:
         frames = recorded(frames, sink)
     print(f"Demo: {len(film.config.players)} players, {film.frames} frames at {film.fps:g} fps")
@@ -116,7 +116,7 @@ def report(run: FilmRun) -> int:
 
 def save_only(film: DemoFilm, sink: VideoWriter) -> int:
     """Render the film into `sink` and say how to replay it."""
-    for _ in recorded(render_film(film.moments, film.layout, film.fps, film.seed, film.look), sink):
+    for _ in recorded(film.pictures(), sink):
         pass
     print(f"Wrote {film.frames} frames to {sink.path}")
     print(replay_command(film, sink.path))
@@ -138,7 +138,7 @@ def dashboard(film: DemoFilm, eyes: VisionEyes, store: Store, args: argparse.Nam
     from companion.ui.app import CompanionApp
 
     def film_items() -> Iterator[FeedItem]:
-        frames = render_film(film.moments, film.layout, film.fps, film.seed, film.look)
+        frames = film.pictures()
         return (_feed_item(instant, frame) for instant, frame in frames)
 
     def live(session: GameSession) -> FrameFeed:

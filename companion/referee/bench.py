@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from companion.cli.args import parse_size
-from companion.demo.film import film_timeline, render_shots
+from companion.demo.film import film_timeline
 from companion.demo.game import DEMO_DECK, PLAYING_DECK, DemoFilm, load_game, make_film
 from companion.demo.run import Eyes, RendererEyes, SeenEvent, play_film
 from companion.referee.eyes import open_eyes, seat_calibration, tracker_options
@@ -82,7 +82,7 @@ def main(args: argparse.Namespace) -> int:
     with _one_core(), Store(":memory:") as store:
         session = GameSession.new(store, film.config)
         referee = LiveReferee(session, caller=film.caller, timing=film.timing)
-        shots = render_shots(film.moments, film.layout, film.fps, film.seed, film.look)
+        shots = film.shots()
         if args.frames:
             shots = (shot for shot in shots if shot[0].index < args.frames)
         eyes, stream, full_reads = _eyes(args.eyes, film, shots)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.demo.film import render_shots
 from companion.demo.game import DemoFilm, make_film
 from companion.demo.run import FilmRun, RendererEyes, play_film
 from companion.referee.eyes import tracker_options
@@ -37,7 +36,7 @@ def play(folder: Path, film: DemoFilm, *, answer=None, misread=None) -> FilmRun:
     """Play a film through the renderer's readings, the real tracker and the referee."""
     tracker = Tracker(Calibration(seats=film.layout.anchors()), **tracker_options(film.fps))
     eyes = RendererEyes(tracker, misread=misread)
-    shots = render_shots(film.moments, film.layout, film.fps, film.seed, film.look)
+    shots = film.shots()
     with Store(folder / "games.sqlite3") as store:
         session = GameSession.new(store, film.config)
         referee = LiveReferee(session, caller=film.caller, timing=film.timing)
