@@ -405,8 +405,9 @@ def turned_hit(hit: IndexHit, nudge: float = 0.0) -> IndexHit:
 def test_a_game_card_from_a_turned_look_stands_only_where_two_hits_agree():
     """The turned looks give an index more hits, and more chances to read a patch wrong (a
     3 of spades whose suit lay under another card read as clubs from one such hit): a game
-    card read from a turned look's hit alone is dropped, two such hits at different middles
-    reading it alike stand, and a hit of the frame as it is stands alone as before."""
+    card read from a turned look's hit alone is dropped, two such hits reading it alike
+    stand, at different middles or at one middle implying two cards (two turned looks: two
+    patches read apart), and a hit of the frame as it is stands alone as before."""
     ace = card_at(200, 100)
     read_ace = reading(ace, "A of hearts", 0.95, rank=1)
     alone = turned_hit(index_hit(ace))
@@ -415,6 +416,12 @@ def test_a_game_card_from_a_turned_look_stands_only_where_two_hits_agree():
     script = [read_ace, reading(second.quad, "A of hearts", 0.95, rank=1)]
     (got,) = index_cards(None, ScriptedIndexReader(script), [alone, second], [])
     assert got.label == "A of hearts"
+    larger = replace(alone, quad=alone.centre + (alone.quad - alone.centre) * 1.05)
+    script = [read_ace, reading(larger.quad, "A of hearts", 0.95, rank=1)]
+    (got,) = index_cards(None, ScriptedIndexReader(script), [alone, larger], [])
+    assert got.label == "A of hearts"
+    twice = [read_ace, read_ace]  # one hit twice (one patch) is one reading, not two
+    assert index_cards(None, ScriptedIndexReader(twice), [alone, alone], []) == []
     (got,) = index_cards(None, ScriptedIndexReader([read_ace]), [index_hit(ace)], [])
     assert got is read_ace
     # a 6..King from a turned look adds no game card: it stands alone

@@ -72,12 +72,19 @@ MISFIT_STEP = 0.1
 INDEX_SHIFTS = [(a, b) for a in (-0.5, 0.0, 0.5) for b in (-0.5, 0.0, 0.5) if a or b]
 
 # A game card read from a hit of a turned look (`corner_index.TURNED_LOOKS`) stands only
-# where this many hits, at different middles, read it alike: the turned looks give each
-# index more hits, and so more chances to read a patch wrong. Measured (2026-12-02) on 120
-# tuning heaps (3,100,000+): without it, a 3 of spades whose suit a card over it hides was
-# read as the 3 of clubs at 0.91 from one such hit; with it 2 game cards fewer right (111
-# -> 109 of 121, 104 without the turned looks), and on 200 playing tuning tables
-# (4,200,000+) 3 fewer (2,900 -> 2,897; 2,896 without).
+# where this many hits, each a patch of its own (another middle, or the card another look
+# implies from the same middle), read it alike: the turned looks give each index more
+# hits, and so more chances to read a patch wrong. Measured (2026-12-02) on 120 tuning
+# heaps (3,100,000+): without it, a 3 of spades whose suit a card over it hides was read
+# as the 3 of clubs at 0.91 from one such hit; with it 2 game cards fewer right (111 ->
+# 109 of 121, 104 without the turned looks), and on 200 playing tuning tables
+# (4,200,000+) 3 fewer (2,900 -> 2,897; 2,896 without). Until the next stop two hits had
+# to lie at different middles; two turned looks at one middle imply two cards, whose
+# patches the reader reads apart, and a 5 of hearts under a card (heap 3,100,045) read
+# from two such at 1.0 went unread: counting them, 109 -> 110 of 121 game cards on those
+# heaps, 165 -> 166 of 186 on 200 more (3,100,120+), the errors the same (1; 2); the real
+# train split at each turn, 200 playing tuning tables, 100 of designed backs and 100 with
+# jokers unchanged.
 TURNED_AGREEING = 2
 
 # A card read from an index by this many hits or more is as wide and as long as the median
@@ -197,13 +204,17 @@ def _agreed(
     card: tuple[CardReading, IndexHit, bool], cards: Sequence[tuple[CardReading, IndexHit, bool]]
 ) -> bool:
     """Whether a card read from an index may stand: a game card read from a turned look's
-    hit (`corner_index.TURNED_LOOKS`) only where `TURNED_AGREEING` hits, at different
-    middles, read it alike (`_same_reading`)."""
+    hit (`corner_index.TURNED_LOOKS`) only where `TURNED_AGREEING` hits, each a patch of
+    its own (its middle or its card differs), read it alike (`_same_reading`)."""
     reading, hit, _ = card
     if not hit.turned or reading.rank is None:
         return True
-    middles = {tuple(np.round(h.centre, 1)) for r, h, _ in cards if _same_reading(r, reading)}
-    return len(middles) >= TURNED_AGREEING
+    patches = {
+        (h.centre.round(1).tobytes(), h.quad.round().tobytes())
+        for r, h, _ in cards
+        if _same_reading(r, reading)
+    }
+    return len(patches) >= TURNED_AGREEING
 
 
 def _moved_hits(
