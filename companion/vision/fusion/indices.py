@@ -78,7 +78,7 @@ INDEX_SHIFTS = [(a, b) for a in (-0.5, 0.0, 0.5) for b in (-0.5, 0.0, 0.5) if a 
 # heaps (3,100,000+): without it, a 3 of spades whose suit a card over it hides was read
 # as the 3 of clubs at 0.91 from one such hit; with it 2 game cards fewer right (111 ->
 # 109 of 121, 104 without the turned looks), and on 200 playing tuning tables
-# (4,200,000+) 3 fewer (2,900 -> 2,897; 2,896 without). Until the next stop two hits had
+# (4,200,000+) 3 fewer (2,900 -> 2,897; 2,896 without). Until the thirty-eighth stop two hits had
 # to lie at different middles; two turned looks at one middle imply two cards, whose
 # patches the reader reads apart, and a 5 of hearts under a card (heap 3,100,045) read
 # from two such at 1.0 went unread: counting them, 109 -> 110 of 121 game cards on those
