@@ -4,7 +4,7 @@ card read for sure holds that index."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -145,9 +145,8 @@ def index_cards(
         misfit = 0.0 if size is None else _misfit(card[0].corners, size)
         return card[2], card[1].turned, round(misfit / MISFIT_STEP), -card[0].confidence
 
-    out, added, known = list(kept), [], []
-    added_hits: list[IndexHit] = []
-    twin_sizes: list[list[np.ndarray]] = []  # (width, length) of each added card's hits
+    out, known = list(kept), []
+    added: list[_IndexCard] = []
     for reading, hit, _ in sorted(cards, key=order):
         if _read_already(reading, out + known):
             # A game card the finders read already holds that index, however its other
@@ -160,7 +159,7 @@ def index_cards(
             if reading.rank is not None:
                 known.append(reading)
             continue
-        twin = next((k for k, card in enumerate(added) if _same_reading(card, reading)), None)
+        twin = next((card for card in added if _same_reading(card.reading, reading)), None)
         if twin is not None:
             # This card's other corner, or the same index read from another hit: the card
             # sized first stands (at its hits' median size, `MEDIAN_HITS`), as surely as
@@ -169,19 +168,12 @@ def index_cards(
             # IMG_2617 turned by 180 degrees) read at 0.88 from the hit sized like the 9
             # and at 0.98 from another was dropped as a part of the 9
             # (`parts.without_parts`); nothing else changed on the tuning sets.
-            if reading.confidence > added[twin].confidence:
-                added[twin] = replace(added[twin], confidence=reading.confidence)
-            twin_sizes[twin].append(quad_sides(reading.corners)[:2])
+            twin.also_read(reading)
             continue
         giving_way = {id(r) for r in out if _gives_way(r, reading, hit.centre)}
         out = [r for r in out if id(r) not in giving_way]
-        added.append(reading)
-        added_hits.append(hit)
-        twin_sizes.append([quad_sides(reading.corners)[:2]])
-    out += [
-        _median_sized(card, hit, seen)
-        for card, hit, seen in zip(added, added_hits, twin_sizes, strict=True)
-    ]
+        added.append(_IndexCard(reading, hit, [quad_sides(reading.corners)[:2]]))
+    out += [card.median_sized() for card in added]
     # an index in the middle of a card read for sure: a game card under it, or over it,
     # stands beside it where read for sure
     for reading in sorted(inner, key=lambda r: r.confidence, reverse=True):
@@ -191,13 +183,29 @@ def index_cards(
     return out
 
 
-def _median_sized(card: CardReading, hit: IndexHit, sizes: list[np.ndarray]) -> CardReading:
-    """`card`, read from `hit`, as wide and as long as the median of `sizes` (the
-    (width, length) of each hit that read it) where `MEDIAN_HITS` or more read it."""
-    if len(sizes) < MEDIAN_HITS:
-        return card
-    width, length = np.median(sizes, axis=0)
-    return replace(card, corners=hit.sized(float(width), float(length)).quad)
+@dataclass
+class _IndexCard:
+    """A card read from an index (`reading`, from `hit`), and the (width, length) of each
+    hit that read it (`sizes`)."""
+
+    reading: CardReading
+    hit: IndexHit
+    sizes: list[np.ndarray]
+
+    def also_read(self, reading: CardReading) -> None:
+        """Another hit read this card: its size counts, and the card stands as surely as
+        the surer of the two readings says."""
+        if reading.confidence > self.reading.confidence:
+            self.reading = replace(self.reading, confidence=reading.confidence)
+        self.sizes.append(quad_sides(reading.corners)[:2])
+
+    def median_sized(self) -> CardReading:
+        """The reading, as wide and as long as the median of `sizes` where `MEDIAN_HITS`
+        or more hits read it."""
+        if len(self.sizes) < MEDIAN_HITS:
+            return self.reading
+        width, length = np.median(self.sizes, axis=0)
+        return replace(self.reading, corners=self.hit.sized(float(width), float(length)).quad)
 
 
 def _agreed(
