@@ -995,6 +995,32 @@ def test_a_game_index_in_the_middle_of_a_card_read_for_sure_is_another_card(monk
     assert not read_right(image, truths, "5 of spades")
 
 
+def test_an_index_at_a_corner_of_a_sure_six_to_king_implying_another_card_is_read(monkeypatch):
+    """A heap (seed 3,100,140): the quad of a 2 of diamonds takes in the corner of the 4 of
+    spades beside it and reads as a 6..King for sure; the 4's index, at that quad's
+    corner, implies another card, is read, and the 4 stands beside it."""
+    image, truths = heap(3_100_140)
+    assert read_right(image, truths, "4 of spades")
+    monkeypatch.setattr(indices, "OTHER_CARD_IOU", -1.0)  # no corner hit read
+    assert not read_right(image, truths, "4 of spades")
+
+
+def test_only_a_sure_six_to_kings_corner_hits_implying_another_card_are_read():
+    quad = card_at(100, 100, 100, 140)
+    own = index_hit(quad)  # the card's own index: it implies the card itself
+    other = IndexHit(quad + np.float32([-70, -20]), own.centre, 0.9)  # another card's
+    for holder, asked in (
+        (reading(quad, OTHER, 0.95), [other.quad]),  # a sure 6..King
+        (reading(quad, "3 of hearts", 0.95, rank=3), []),  # a game card: its own index
+    ):
+        reader = SizedIndexReader((0, 0))
+        index_cards(None, reader, [own, other], [holder])
+        assert [q.tolist() for q in reader.asked] == [q.tolist() for q in asked]
+    six = reading(quad, OTHER, 0.95)
+    five = reading(other.quad, "5 of spades", 0.95, rank=5)
+    assert same(index_cards(None, ScriptedIndexReader([five]), [own, other], [six]), [six, five])
+
+
 def test_an_index_away_from_the_corners_of_a_sure_card_stands_only_as_a_sure_game_card():
     jack = reading(card_at(100, 100, 100, 140), OTHER, 0.95)
     middle = index_hit(card_at(130, 150, 100, 140))  # its index in the Jack's middle
