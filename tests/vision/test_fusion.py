@@ -30,6 +30,7 @@ from companion.vision.fusion import (
 )
 from companion.vision.fusion.candidates import TWIN
 from companion.vision.fusion.doubt import INDEX_CONTEXT, in_doubt, unexplained
+from companion.vision.fusion.finders import may_be_plain_backs
 from companion.vision.fusion.indices import index_cards
 from companion.vision.fusion.levels import SAME_CARD, SURE_ENOUGH
 from companion.vision.fusion.parts import BACK_HOST, outlined_parts, without_parts
@@ -260,6 +261,26 @@ def test_where_the_net_sees_no_card_only_a_face_or_a_back_read_for_sure_counts()
     back = reading(quads[4], "back", 0.93)
     readings = [ace, king, reading(quads[2], "back", 0.85), reading(quads[3], OTHER, 0.2), back]
     assert same(pick_readings(found, readings, {}), [ace, king, back])
+
+
+def test_where_the_net_sees_no_card_a_plain_enrolled_back_stands_less_surely() -> None:
+    """A deck's plain back, which the net rarely sees: an edge quad of such a card's shape
+    (`plain_shaped`) read as the back stands from PLAIN_BACK_WITHOUT_NET, others from
+    BACK_WITHOUT_NET."""
+    quads = [card_at(x, 0) for x in (0, 200, 400)]
+    found = Candidates(quads, [False] * 3, [], [], plain_shaped=[True, True, False])
+    backs = [reading(quad, "back", 0.75) for quad in quads]
+    backs[1] = reading(quads[1], "back", 0.65)
+    assert same(pick_readings(found, backs, {}), backs[:1])
+
+
+def test_a_sliver_closed_on_three_sides_may_not_be_a_plain_back() -> None:
+    """The edge finder closed this quad on a hand (tuning table 4,161,002); a deck's grey
+    back, plain inside, read it as that back at 0.83."""
+    card = card_at(100, 100, 100, 140)
+    sliver = np.float32([[455, 534], [455, 551], [459, 626], [371, 603]])
+    assert may_be_plain_backs([card, sliver], 1280) == [True, False]
+    assert may_be_plain_backs([], 1280) == []
 
 
 @pytest.mark.parametrize("seed", [6_100_003, 6_100_004, 6_100_009])
@@ -992,6 +1013,7 @@ def test_a_game_index_in_the_middle_of_a_card_read_for_sure_is_another_card(monk
     image, truths = heap(3_100_038)
     assert read_right(image, truths, "5 of spades")
     monkeypatch.setattr(indices, "INDEX_CORNER", (0.5, 0.5))  # every index at a corner
+    monkeypatch.setattr(indices, "OTHER_CARD_IOU", -1.0)  # and no corner hit read
     assert not read_right(image, truths, "5 of spades")
 
 
