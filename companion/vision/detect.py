@@ -441,11 +441,11 @@ def plain_card_shaped(quads: np.ndarray, long_side: float) -> np.ndarray:
     have to be taken for one: no square (`PLAIN_MIN_ASPECT`), and `PLAIN_MIN_LENGTH` of
     the picture's `long_side` long or longer. The reader asks the same of a quad it reads
     as a playing deck's own plain back (`read.CardReader._read_own_back`)."""
-    length, width = _extents(quads)
+    length, width = mean_extents(quads)
     return (length >= PLAIN_MIN_ASPECT * width) & (length >= PLAIN_MIN_LENGTH * long_side)
 
 
-def _extents(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def mean_extents(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(M,) each quad's mean long side and (M,) its mean short side: `geometry.quad_extent`
     for a batch of quads."""
     sides = np.linalg.norm(quads - quads[:, NEXT], axis=2)  # (M, 4)

@@ -186,6 +186,15 @@ def card_shaped(quad: np.ndarray, least: float = 0.08) -> list[np.ndarray]:
     return shaped
 
 
+def even_sides(quads: np.ndarray, least: float) -> np.ndarray:
+    """(M,) whether each of `quads` (M, 4, 2) has every side at least `least` times as
+    long as the side opposite: a card seen under a tilt, not a sliver closed on three
+    sides."""
+    sides = np.linalg.norm(quads - quads[:, [1, 2, 3, 0]], axis=2)  # (M, 4)
+    opposite = sides[:, [2, 3, 0, 1]]
+    return (sides >= least * opposite).all(axis=1)
+
+
 def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The two halves of a quad cut from the middle of one long side to the middle of the
     other: two cards of a 5:7 deck lying side by side, touching along a long side, make

@@ -274,12 +274,14 @@ def test_where_the_net_sees_no_card_a_plain_enrolled_back_stands_less_surely() -
     assert same(pick_readings(found, backs, {}), backs[:1])
 
 
-def test_a_sliver_closed_on_three_sides_may_not_be_a_plain_back() -> None:
-    """The edge finder closed this quad on a hand (tuning table 4,161,002); a deck's grey
-    back, plain inside, read it as that back at 0.83."""
+def test_a_sliver_or_a_phone_may_not_be_a_plain_back() -> None:
+    """The edge finder closed a quad of three sides on a hand (tuning table 4,161,002) and
+    outlined a phone (4,650,892); decks whose back is plain inside read them as that back
+    at 0.83 and 0.82."""
     card = card_at(100, 100, 100, 140)
     sliver = np.float32([[455, 534], [455, 551], [459, 626], [371, 603]])
-    assert may_be_plain_backs([card, sliver], 1280) == [True, False]
+    phone = card_at(300, 100, 50, 100)
+    assert may_be_plain_backs([card, sliver, phone], 1280) == [True, False, False]
     assert may_be_plain_backs([], 1280) == []
 
 

@@ -4,7 +4,7 @@ quads are twins of the edge finder's (both placed the same card's sides)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -26,11 +26,18 @@ class Candidates:
     maps: CardMaps | None = None
     net_image: np.ndarray | None = None  # the frame as the nets see it (`segment.net_input`)
     zoomed: int = 0  # the last `zoomed` learned quads are the second look's (`finders.zoomed`)
+    # per edge quad, where the deck's enrolled back is plain inside its margin (else
+    # empty): whether it has the shape and size of such a card (`finders.with_edges`)
+    plain_shaped: list[bool] = field(default_factory=list)
 
     @property
     def quads(self) -> list[np.ndarray]:
         """The quads read first: the edge finder's and the learned finder's placed ones."""
         return self.edges + self.learned
+
+    def plain_back_shaped(self, edge: int) -> bool:
+        """Whether edge quad `edge` may be a back of the deck's plain enrolled back."""
+        return edge < len(self.plain_shaped) and self.plain_shaped[edge]
 
 
 # A learned quad overlapping an edge quad the net agrees with this much (IoU) is its twin:

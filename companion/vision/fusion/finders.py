@@ -9,8 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..detect import as_bgr, find_cards
-from ..geometry import order_clockwise, quad_iou
+from ..colour_blobs import BLOB_ASPECT
+from ..detect import MAX_OPPOSITE_RATIO, as_bgr, find_cards, mean_extents, plain_card_shaped
+from ..geometry import even_sides, order_clockwise, quad_iou
 from ..segment import MODEL, card_maps, net_input, place_quads, rough_quads
 from ..types import CardReading
 from .candidates import Candidates
@@ -104,9 +105,30 @@ def zoomed(colour: np.ndarray, found: Candidates, kept: list[CardReading]) -> Ca
 def with_edges(
     colour: np.ndarray, learned: Candidates, plain_back: np.ndarray | None = None
 ) -> Candidates:
-    """`learned` with the edge finder's quads of the same frame, and whether the net sees
-    card under each; `plain_back`: an enrolled back's plain inside (`detect.find_cards`)."""
+    """`learned` with the edge finder's quads of the same frame, whether the net sees card
+    under each, and where the deck's enrolled back is plain inside (`plain_back`, its
+    colour: `detect.find_cards`) whether each may be such a back (`may_be_plain_backs`)."""
     edges = find_cards(colour, plain_back)
     maps = learned.maps
     agrees = (maps.card_cover(edges) >= NET_AGREES).tolist() if edges and maps is not None else []
-    return replace(learned, edges=edges, net_agrees=agrees)
+    plain = may_be_plain_backs(edges, max(colour.shape[:2])) if plain_back is not None else []
+    return replace(learned, edges=edges, net_agrees=agrees, plain_shaped=plain)
+
+
+def may_be_plain_backs(quads: list[np.ndarray], long_side: int) -> list[bool]:
+    """For each quad of a picture `long_side` pixels long, whether it may be a back of the
+    deck's plain enrolled back: the shape and size asked of a plain card
+    (`detect.plain_card_shaped`), no longer than the blobs of a plain back's colour may be
+    (`colour_blobs.BLOB_ASPECT`), opposite sides as alike as one card's under a tilted
+    camera (`detect.MAX_OPPOSITE_RATIO`). Its back stands from
+    `picking.PLAIN_BACK_WITHOUT_NET`. Why the last two: the edge finder closed a quad of
+    three sides on a hand (one side 17 px, its opposite 91), which an enrolled grey back's
+    reader read as that back at 0.83 (a tuning table of an enrolled animal deck,
+    4,161,002), and outlined a phone 2.0 times as long as wide that a dark back's read at
+    0.82 (4,650,892)."""
+    if not quads:
+        return []
+    stacked = np.stack(quads)
+    length, width = mean_extents(stacked)
+    shaped = plain_card_shaped(stacked, long_side) & (length < BLOB_ASPECT[1] * width)
+    return (shaped & even_sides(stacked, 1 / MAX_OPPOSITE_RATIO)).tolist()

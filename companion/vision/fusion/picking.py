@@ -17,6 +17,26 @@ from .levels import SAME_CARD, SURE, SURE_ENOUGH, preference
 # the animal scenes and the real train split unchanged.
 BACK_WITHOUT_NET = 0.9
 
+# Where the deck's enrolled back is plain inside its margin, an edge quad of such a card's
+# shape (`finders.may_be_plain_backs`) the net does not agree with may stand for a back
+# read this surely. Why: the finder net learned a plain rectangle as a phone or the table,
+# and sees few such backs; the edge finder keeps quads of the back's colour, and the
+# reader reads one as the back only in its colour and print, but at 0.55-0.89 where
+# nothing covers it (its embedding's likeness to one flat picture). Measured (2026-12-02,
+# thirty-ninth stop) on 100 tuning tables of designed backs each enrolled as the playing
+# deck's own (4,100,000+, 54 plain inside; 200 empty tables from 6,100,150, 216 more from
+# 6,100,300): face-down cards read as backs 730 -> 741 of 845, cards right 1,341 ->
+# 1,352 of 1,463, phantoms 2 -> 2, readings on the empty tables 0 -> 0 and 4 -> 4; 26
+# faint designs enrolled as animal decks, 3 tables each (4,170,000+): 355 -> 359 of 462,
+# phantoms 6 -> 6, 13 readings on 260 empty tables as before; 12 enrolled animal decks, 5
+# tables each (4,160,000+), and the 59 designs plain inside, 3 tables each (4,650,000+,
+# 590 empty tables): unchanged (319 of 367, 918 of 1,018 backs). At 0.5, 745 backs on the
+# first set and a phantom more. The settled frame's search (`plain_backs`) keeps
+# BACK_WITHOUT_NET: at 0.7 it read five quads of a light cloth around a chip as a grey
+# back on one empty table. The built-in decks have no plain back: their tables are
+# unchanged.
+PLAIN_BACK_WITHOUT_NET = 0.7
+
 # A learned-only reading without a game rank is kept from this confidence up. On the real
 # photos its stray blobs read as "other" or "back" at 0.02-0.38 (44 of 52 strays).
 LEARNED_ALONE_FLOOR = 0.35
@@ -62,11 +82,13 @@ def pick_readings(
 
 def _worth_reporting(found: Candidates, index: int, reading: CardReading) -> bool:
     """Whether a reading may stand for a card: any reading of an edge quad the net agrees
-    with; where the net sees no card, a face read for sure or a back at `BACK_WITHOUT_NET`;
+    with; where the net sees no card, a face read for sure or a back at `BACK_WITHOUT_NET`
+    (`PLAIN_BACK_WITHOUT_NET` where it may be the deck's plain back);
     from the learned finder, a game card or a reading at `LEARNED_ALONE_FLOOR`, from its
     second look (`zoomed`) any reading at `SURE_ENOUGH`."""
     if index < len(found.edges):
-        floor = SURE if reading.face == "up" else BACK_WITHOUT_NET
+        back = PLAIN_BACK_WITHOUT_NET if found.plain_back_shaped(index) else BACK_WITHOUT_NET
+        floor = SURE if reading.face == "up" else back
         return found.net_agrees[index] or reading.confidence >= floor
     if index >= len(found.quads) - found.zoomed:  # the second look's
         return reading.confidence >= (ZOOM_GAME if reading.rank is not None else SURE_ENOUGH)
