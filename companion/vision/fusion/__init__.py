@@ -65,13 +65,12 @@ the same card (`_gives_way`). An index whose implied card reads nothing is read 
 size of the nearest face read for sure, and of one index read from several hits the card
 sized so comes first (`_face_sizes`): one deck's cards lie at one size. One that reads
 nothing either way is read with its middle moved by half a patch (`INDEX_SHIFTS`): the
-net can mark the suit under the rank as the middle. An index in the
-middle of a card read for sure, away from its corners (`INDEX_CORNER`), is another card's,
-as is one at a corner of a 6..King read for sure implying a card that is not that one
-(`OTHER_CARD_IOU`): a game card read from it for sure stands beside that card
-(`_hits_to_read`). On the real
-photos' train split this reads 171 of 195 labelled cards right instead of 137 (Aces 89 of
-92 instead of 69), with no 9..King read as a game card and no game card read as another.
+net can mark the suit under the rank as the middle. An index in the middle of a card read
+for sure, away from its corners (`INDEX_CORNER`), is another card's, as is one at a corner
+of a 6..King read for sure implying a card that is not that one (`OTHER_CARD_IOU`): a game
+card read from it for sure stands beside that card (`_hits_to_read`). On the real photos'
+train split this reads 171 of 195 labelled cards right instead of 137 (Aces 89 of 92
+instead of 69), with no 9..King read as a game card and no game card read as another.
 The index finder also looks at the frame turned by each quarter (`TURNED_LOOKS`: cards
 face every side of a table, and the net reads an index differently at each turn); a
 turned look's hit counts only where the frame's own hits of that index read nothing, and
