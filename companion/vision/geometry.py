@@ -186,13 +186,13 @@ def card_shaped(quad: np.ndarray, least: float = 0.08) -> list[np.ndarray]:
     return shaped
 
 
-def even_sides(quads: np.ndarray, least: float) -> np.ndarray:
-    """(M,) whether each of `quads` (M, 4, 2) has every side at least `least` times as
-    long as the side opposite: a card seen under a tilt, not a sliver closed on three
-    sides."""
-    sides = np.linalg.norm(quads - quads[:, [1, 2, 3, 0]], axis=2)  # (M, 4)
+def even_sides(quads: np.ndarray, most: float) -> np.ndarray:
+    """(M,) whether each of `quads` (M, 4, 2) has no side longer than `most` times the
+    side opposite (the edge finder's `detect.MAX_OPPOSITE_RATIO` rule for one outline): a
+    card seen under a tilt, not a sliver closed on three sides."""
+    sides = np.linalg.norm(quads[:, _NEXT_CORNER] - quads, axis=2)  # (M, 4)
     opposite = sides[:, [2, 3, 0, 1]]
-    return (sides >= least * opposite).all(axis=1)
+    return (sides <= most * opposite).all(axis=1)
 
 
 def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -217,9 +217,9 @@ def test_index_points_lie_in_from_both_index_corners() -> None:
     assert np.allclose(index_points(turned, 0.1, 0.2), points[::-1])
 
 
-def test_even_sides_asks_each_side_a_share_of_the_one_opposite() -> None:
+def test_even_sides_bounds_each_side_by_the_one_opposite() -> None:
     card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
     tilted = np.float32([[10, 0], [90, 0], [100, 140], [0, 140]])  # far side 0.8 of near
     sliver = np.float32([[0, 0], [0, 17], [4, 92], [-84, 69]])
-    assert even_sides(np.stack([card, tilted, sliver]), 0.6).tolist() == [True, True, False]
-    assert even_sides(tilted[None], 0.9).tolist() == [False]
+    assert even_sides(np.stack([card, tilted, sliver]), 1.6).tolist() == [True, True, False]
+    assert even_sides(tilted[None], 1.1).tolist() == [False]

@@ -131,4 +131,4 @@ def may_be_plain_backs(quads: list[np.ndarray], long_side: int) -> list[bool]:
     stacked = np.stack(quads)
     length, width = mean_extents(stacked)
     shaped = plain_card_shaped(stacked, long_side) & (length < BLOB_ASPECT[1] * width)
-    return (shaped & even_sides(stacked, 1 / MAX_OPPOSITE_RATIO)).tolist()
+    return (shaped & even_sides(stacked, MAX_OPPOSITE_RATIO)).tolist()
