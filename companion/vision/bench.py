@@ -253,7 +253,16 @@ def main(args: argparse.Namespace) -> int:
             option = name.replace("_", "-")
             print(f"companion bench vision: --{option} must be 0 or more", file=sys.stderr)
             return 2
-    figures: dict[str, object] = {}
+    import onnxruntime
+
+    from companion.vision.synth.art.text_engine import text_engine_note
+
+    # the figures hold for these versions; another OpenCV renders the scenes' text otherwise
+    figures: dict[str, object] = {
+        "versions": f"OpenCV {cv2.__version__}, onnxruntime {onnxruntime.__version__}"
+    }
+    if (note := text_engine_note()) is not None:
+        figures["rendered scenes"] = note
     decks = ("playing-cards", "animals") if args.deck == "both" else (args.deck,)
     times: list[float] = []
     stage_times: list[Counter[str]] = []

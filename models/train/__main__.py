@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 # The models live in models/; the package links to them (companion/vision/models_data/).
@@ -72,6 +73,10 @@ def main() -> None:
         "(default: the shipped file, itself the third stage)",
     )
     args = parser.parse_args()
+    from companion.vision.synth.art.text_engine import text_engine_note
+
+    if (note := text_engine_note()) is not None:  # the shipped models do not reproduce
+        print(f"python -m models.train: {note}", file=sys.stderr)
     if args.model == "evaluate":
         from .evaluate import main as evaluate
 

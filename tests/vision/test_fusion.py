@@ -548,6 +548,7 @@ def read_right(image: np.ndarray, truths: list, label: str) -> bool:
     return len(readings) == 1 and quad_iou(readings[0].corners, card.corners) > 0.5
 
 
+@pytest.mark.reference_text
 def test_a_covered_five_is_read_from_its_index_at_its_neighbours_size(monkeypatch):
     """Rendered tuning scene 960,471: a 5 of clubs 101 px long, a sixth of it covered, read
     from its index only at the size of the nearest face read for sure."""
@@ -613,6 +614,7 @@ def test_a_moved_hits_card_comes_after_every_other_reading_of_its_index():
     assert got.corners is beside.quad
 
 
+@pytest.mark.reference_text
 def test_a_five_whose_index_middle_is_marked_on_its_suit_is_read_moved(monkeypatch):
     """Rendered tuning scene 960,235: a 5 of clubs half under other cards, whose index the
     net marks off its middle, is read only with the hit moved (INDEX_SHIFTS)."""
@@ -830,6 +832,7 @@ def test_readings_of_one_card_agree_on_a_game_card_where_none_names_another() ->
     assert named(("5 of spades", 0.4, 5), five_c) == {"5 of clubs"}  # below SURE: no say
 
 
+@pytest.mark.reference_text
 def test_a_blurred_five_read_by_two_moved_quads_stands_against_an_unsure_third(monkeypatch):
     """Rendered tuning scene 960,551: a 5 of clubs 87 px long, which no quad reads for
     sure, read by the side search as the 5 of clubs at 0.999 and 1.0 and as the 5 of spades
@@ -1008,6 +1011,7 @@ def test_a_pip_in_a_close_up_heap_is_not_read_as_an_ace() -> None:
     assert readings and all(r.rank is None for r in readings)
 
 
+@pytest.mark.reference_text
 def test_a_game_index_in_the_middle_of_a_card_read_for_sure_is_another_card(monkeypatch):
     """A heap (seed 3,100,038): a loose quad over a Jack, read as a 6..King for sure, takes
     in the index of the 5 of spades beside it; the index, away from the quad's corners,
@@ -1086,6 +1090,7 @@ def test_animal_cards_found_only_by_the_searches_for_badly_outlined_cards(
     assert label_on(card.corners, read_cards(image, reader)) != name
 
 
+@pytest.mark.reference_text
 def test_a_side_search_reads_cards_whose_placed_quad_missed_them(monkeypatch) -> None:
     """Rendered tuning scenes: a 5 of clubs 97 px long (960,304) and a 4 of hearts 55 px
     long (960,166), read with the side search (and with the outline of the card pixels
@@ -1105,6 +1110,7 @@ def test_a_side_search_reads_cards_whose_placed_quad_missed_them(monkeypatch) ->
         assert without in (None, OTHER) and without != label
 
 
+@pytest.mark.reference_text
 def test_two_cards_touching_along_a_long_side_are_read_as_two(monkeypatch) -> None:
     """A 3 of hearts and a 4 of spades, 90 px long, side by side and touching on a dark
     wooden table: both finders outline the pair as one quad, which reads as no card; its
@@ -1128,6 +1134,7 @@ def test_two_cards_touching_along_a_long_side_are_read_as_two(monkeypatch) -> No
     assert all(r.label == OTHER and r.confidence < SURE_ENOUGH for r in merged)
 
 
+@pytest.mark.reference_text
 def test_two_fanned_faces_outlined_as_one_are_read_as_two(monkeypatch) -> None:
     """Tuning scene 960,210: an Ace of diamonds 89 px long, one end under a clubs card,
     the two outlined as one quad, is read only from that quad's fanned ends

@@ -128,6 +128,7 @@ def test_read_batch_on_a_rendered_table(playing_reader: CardReader) -> None:
         assert reading.corners.shape == (4, 2)
 
 
+@pytest.mark.reference_text
 def test_small_blurred_game_cards_are_read_from_their_pips(playing_reader: CardReader) -> None:
     """Aces to 5s 60 to 120 px long on rendered tables (tuning seeds), whose corner indices
     alone read unsure: with the whole face they read right, and none as another card."""
@@ -417,6 +418,7 @@ def _faint_back_table() -> tuple:
     return deck, image, truths
 
 
+@pytest.mark.reference_text
 def test_two_faint_backs_outlined_as_one_card_are_no_face(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -446,6 +448,7 @@ def test_two_faint_backs_outlined_as_one_card_are_no_face(
     assert CardReader(deck).read_cards(cards[:1], [pair])[0].label == "mouse"
 
 
+@pytest.mark.reference_text
 def test_a_faint_back_is_also_enrolled_as_seen_small(monkeypatch: pytest.MonkeyPatch) -> None:
     """The nine backs of a tuning table of faint design 4,100,007 (printing 0.057), read
     from their true corners: likened by the embedding to the back's flat picture alone,

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from companion.vision.synth import CARD_SIZE, card_back, card_face, card_mask
+from companion.vision.synth.art.text_engine import draws_reference_text, text_engine_note
 from companion.vision.types import SUITS
 
 
@@ -95,13 +96,27 @@ def test_each_draw_of_a_designed_back_style_is_a_new_design() -> None:
 
 
 def test_classic_art_is_the_shipped_demo_deck() -> None:
-    """The enrolled `demo-animals` profile was made from these pictures: they must not drift."""
+    """The enrolled `demo-animals` profile was made from these pictures: they must not drift.
+    They were drawn with OpenCV 5.0, so exactly so where OpenCV draws text as 5.0 did;
+    elsewhere only the text may differ (under 3% of a face's pixels; the back has none)."""
     import cv2
 
     folder = Path(__file__).parents[2] / "calibration" / "decks" / "demo-animals"
     if not folder.is_dir():
         pytest.skip("no shipped demo-animals profile pictures")
+    exact = draws_reference_text()
     for name in ("1", "2", "3", "4", "5", "back"):
         shipped = cv2.imread(str(folder / f"{name}.png"))
         ours = card_back("animals") if name == "back" else card_face("animals", int(name))
-        assert shipped is not None and np.array_equal(shipped, ours), name
+        assert shipped is not None and shipped.shape == ours.shape, name
+        differs = float(np.any(shipped != ours, axis=2).mean())
+        assert differs == 0.0 if exact or name == "back" else differs < 0.03, name
+
+
+def test_the_reference_text_is_opencv_5_0s() -> None:
+    """The models' training scenes were rendered with OpenCV 5.0: its text is the reference
+    (4.10 draws Hershey strokes, 5.1 shapes with HarfBuzz)."""
+    import cv2
+
+    assert draws_reference_text() == cv2.__version__.startswith("5.0.")
+    assert (text_engine_note() is None) == draws_reference_text()
