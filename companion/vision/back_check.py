@@ -14,7 +14,7 @@ it sees clearly more (`choose_finder`, `DeckProfile.any_backs`).
 
 The tables come from the renderer the benchmark uses (tables, light, tilt, blur, noise)
 with every card face down and the picture as its back; seeds from `CHECK_SEED`, a stream
-of its own (`vision/bench.py` lists the others). On the shipped models the project's
+of its own (`vision/bench/` lists the others). On the shipped models the project's
 backs and the usual patterned designs are seen on every table, and plain designs on few
 or none (figures in `models/README.md`).
 """

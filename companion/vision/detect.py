@@ -29,7 +29,7 @@ of the table, so this finder works on the edge map of a copy downscaled to
    corners are the intersections of the side lines (exact even with rounded corners).
 
 Every size limit is a fraction of the image, so the same code serves a 378x504 phone
-photo and a 1280x720 webcam frame. Known weak spots (see companion/vision/bench.py for the
+photo and a 1280x720 webcam frame. Known weak spots (see companion/vision/bench/ for the
 figures): cards cut by the picture's border, a white card on a white cloth lit evenly,
 heavy overlaps, and table patterns (gingham, tiles) that still yield a phantom now and
 then; the reader's "not a card" answer removes some of those in the pipeline.

@@ -37,7 +37,7 @@ NONE_CLASS = 14
 NO_SUIT = -1  # suit target ignored for backs and non-cards
 NO_OVERLAP = 0.05  # a finder's quad overlapping no card more than this is not a card
 # A finder's quad overlapping no card by this is at most a scrap of a covered one: what the
-# benchmark counts as a phantom (`bench.Tally`), and "none" where a set asks for it.
+# benchmark counts as a phantom (`bench.tallies.Tally`), and "none" where a set asks for it.
 FRAGMENT_IOU = 0.3
 # Tables whose deck has a procedural back design, most cards face down: the draw of both
 # readers' sets of designed backs (`cards.designed_samples`, `whole.DESIGNED_JOBS`).

@@ -65,12 +65,12 @@ def real_photos() -> Counter:
 
 def real_photos_detected() -> Counter:
     """Finder + reader on the real test split: each labelled card matched to a reading as
-    `companion bench vision --real-photos` matches them (`bench.match_labels`).
+    `companion bench vision --real-photos` matches them (`bench.real_photos.match_labels`).
 
     A reading that matches no labelled card and reads as a game card counts as a
     "phantom game card"; labelled cards with no matching reading are "not found".
     """
-    from companion.vision.bench import match_labels
+    from companion.vision.bench.real_photos import match_labels
     from companion.vision.pipeline import CardPipeline
 
     pipeline = CardPipeline(load_deck("playing-cards"))
@@ -108,7 +108,7 @@ def _real_truth(card: RealCard) -> tuple:
 
 
 def _reads_truth(readings: list[CardReading], truths: list[tuple]) -> Callable[[int, int], bool]:
-    """`bench.match_labels`' test of a pair: whether reading j reads truth i right."""
+    """`bench.real_photos.match_labels`' test of a pair: whether reading j reads truth i right."""
     return lambda i, j: _as_read(readings[j], truths[i]) == truths[i]
 
 

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from companion.vision.bench import FAINT_PRINT, design_print
+from companion.vision.bench.backs import FAINT_PRINT, design_print
 from companion.vision.segment import CORE_MARGIN, STRIDE, TRAINED_LONG_SIDE, net_input
 from companion.vision.synth import random_scene, render_scene
 from companion.vision.synth.art import DESIGN_PREFIX, random_design_style

@@ -77,7 +77,7 @@ def test_finder_scenes_of_designed_backs_mark_their_cards() -> None:
 def test_finder_scenes_of_faint_backs_lay_one_faint_design() -> None:
     """A table of `FAINT_SEEDS` lays every card's back in one procedural design whose
     enrolled picture prints under FAINT_PRINT (what the faint tuning designs spread)."""
-    from companion.vision.bench import design_print
+    from companion.vision.bench.backs import design_print
     from companion.vision.synth.art import DESIGN_PREFIX
     from models.train.finder import FAINT_PRINT, FAINT_SEEDS, faint_scene, training_rng
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from companion.vision import corner_index, fusion
-from companion.vision.bench import synthetic_scenes
+from companion.vision.bench.scenes import synthetic_scenes
 from companion.vision.corner_index import IndexHit
 from companion.vision.decks import load_deck
 from companion.vision.fusion import (

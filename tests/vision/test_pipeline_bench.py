@@ -8,17 +8,10 @@ import numpy as np
 
 from companion.cli import bench as bench_cli
 from companion.cli import main
-from companion.vision.bench import (
-    DESIGN_SEED,
-    EMPTY_SEED,
-    ENROLLED_BACK_SEED,
-    HEAP_SEED,
-    HELD_OUT_SEED,
-    HeapTally,
-    Tally,
-    match_labels,
-    turned_photo,
-)
+from companion.vision.bench.backs import ENROLLED_BACK_SEED
+from companion.vision.bench.real_photos import match_labels, turned_photo
+from companion.vision.bench.scenes import DESIGN_SEED, EMPTY_SEED, HEAP_SEED, HELD_OUT_SEED
+from companion.vision.bench.tallies import HeapTally, Tally
 from companion.vision.types import CardReading
 
 
@@ -63,7 +56,7 @@ def test_vision_bench_scores_tables_of_backs_never_seen(capsys):
 def test_vision_bench_scores_tables_of_backs_never_seen_with_their_back_enrolled(capsys):
     """The first table of --designed-backs, read with its back enrolled, and
     OWN_BACK_EMPTY empty tables read with that deck."""
-    from companion.vision.bench import OWN_BACK_EMPTY, OWN_BACK_EMPTY_SEED
+    from companion.vision.bench.backs import OWN_BACK_EMPTY, OWN_BACK_EMPTY_SEED
 
     own = _only(capsys, "playing-cards", "--own-backs", 1)["the same, each deck's back enrolled"]
     assert own["images"] == 1
@@ -79,7 +72,7 @@ def test_vision_bench_scores_enrolling_from_photos(capsys):
     a webcam and as a phone frame them, small as a webcam sees a card laid on the table,
     and laid so before the camera: each outlined right, wrong or not at all; the table
     read with the back enrolled from its phone photo and from its flat picture."""
-    from companion.vision.bench import ENROLL_PHOTO_SEED
+    from companion.vision.bench.enroll_photos import ENROLL_PHOTO_SEED
 
     photos = _only(capsys, "playing-cards", "--enroll-photos", 1)["enrolling from a photo"]
     for what in ("backs", "animal faces"):
@@ -98,7 +91,8 @@ def test_vision_bench_scores_enrolling_from_photos(capsys):
 def test_vision_bench_scores_tables_with_jokers(capsys):
     """A table whose face-down cards are a deck's jokers, of an edition the readers' training
     never draws: game cards read on a joker, and the faces among them."""
-    from companion.vision.bench import ENROLL_PHOTO_SEED, JOKER_EDITION, JOKER_SEED
+    from companion.vision.bench.enroll_photos import ENROLL_PHOTO_SEED
+    from companion.vision.bench.jokers import JOKER_EDITION, JOKER_SEED
 
     jokers = _only(capsys, "playing-cards", "--jokers", 1)["tables with jokers"]
     assert jokers["jokers"] > 0
@@ -126,7 +120,7 @@ def test_vision_bench_scores_an_enrolled_deck_with_a_back_never_seen(capsys):
 def test_vision_bench_scores_an_enrolled_deck_with_a_faint_back_never_seen(capsys):
     """Two tables of the first faint design after the --enrolled-backs ones, and the
     FAINT_EMPTY empty tables read with its deck."""
-    from companion.vision.bench import FAINT_BACK_SEED, FAINT_EMPTY
+    from companion.vision.bench.backs import FAINT_BACK_SEED, FAINT_EMPTY
 
     faint = _only(capsys, "animals", "--faint-backs", 2)
     faint = faint["an enrolled deck, faint backs never seen"]

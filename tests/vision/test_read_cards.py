@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from companion.vision import read as read_module
-from companion.vision.bench import synthetic_scenes
+from companion.vision.bench.scenes import synthetic_scenes
 from companion.vision.decks import load_deck
 from companion.vision.features import (
     READ_SIZE,
@@ -401,7 +401,7 @@ def _faint_back_table() -> tuple:
     and its truths."""
     from dataclasses import replace
 
-    from companion.vision import bench
+    from companion.vision.bench import scenes
     from companion.vision.synth.art import designed_back
 
     demo = load_deck("demo-animals")
@@ -411,8 +411,8 @@ def _faint_back_table() -> tuple:
         np.random.default_rng(4_170_071),
         15,
         "animals",
-        size=bench.FRAME_SIZE,
-        edition=bench.ANIMAL_EDITION,
+        size=scenes.FRAME_SIZE,
+        edition=scenes.ANIMAL_EDITION,
     )
     image, truths = render_scene(spec, back_art=art)
     return deck, image, truths

@@ -6,7 +6,13 @@ from __future__ import annotations
 from collections import Counter
 
 from companion.vision import stages
-from companion.vision.bench import IN_DOUBT_STAGE, REST, doubt_figures, stage_means, timed_read
+from companion.vision.bench.timing import (
+    IN_DOUBT_STAGE,
+    REST,
+    doubt_figures,
+    stage_means,
+    timed_read,
+)
 from companion.vision.synth import CardSpec, SceneSpec, render_scene
 
 

@@ -1,0 +1,170 @@
+"""Scoring readings against a rendered table's truth: cards found and read right, misreads
+as a game rank, phantoms (`Tally`), and the faces of close-up heaps whose index is in sight
+(`HeapTally`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+
+VISIBLE = 0.75  # cards at least this uncovered must be found and read
+# The issue's range of card lengths is "about 60 to 400 pixels"; the renderer also draws
+# smaller cards, so the accuracy is given for all cards and for those in that range.
+MIN_CARD_LENGTH = 60.0
+MATCH_IOU = 0.5  # a reading is a truth's when their quads overlap this much
+# A face's index is in sight where no later card covers this point of its corner patch
+# (as fractions of the card's width and length from the index corner).
+INDEX_POINT = (0.12, 0.12)
+# A reading stands for a heap's card where it overlaps it this much (IoU), or holds the
+# point of its index in sight: the finders outline a covered card's visible part only.
+HEAP_MATCH_IOU = 0.3
+
+
+class Tally:
+    """Counts over synthetic scenes: found, read right, misread, phantoms, and game cards
+    read on no card (a phantom, or a quad on part of a card matched to none)."""
+
+    def __init__(self) -> None:
+        self.counts: Counter = Counter()
+
+    def add_scene(self, readings: Sequence, seats: Sequence, truths: Sequence) -> None:
+        del seats  # timed with the readings; the seat of a truth is not rendered
+        from companion.vision.geometry import quad_cover, quad_iou, quad_long_side
+
+        matched: set[int] = set()
+        c = self.counts
+        c["images"] += 1
+        for truth in truths:
+            ious = [quad_iou(r.corners, truth.corners) for r in readings]
+            best = int(np.argmax(ious)) if ious else -1
+            found = best >= 0 and ious[best] >= MATCH_IOU and best not in matched
+            if found:
+                matched.add(best)
+            if truth.visible < VISIBLE:
+                continue  # mostly hidden: may be found or not, never a phantom
+            c["cards"] += 1
+            c["face down"] += truth.face == "down"
+            in_range = quad_long_side(truth.corners) >= MIN_CARD_LENGTH
+            c["cards in range"] += in_range
+            if not found:
+                c["missed"] += 1
+                continue
+            c["found"] += 1
+            reading = readings[best]
+            got = (reading.face, reading.rank, reading.suit if reading.rank else None)
+            want = (truth.face, truth.rank, truth.suit if truth.rank else None)
+            if got == want:
+                c["right"] += 1
+                c["right in range"] += in_range
+                c["face down right"] += truth.face == "down"
+            elif reading.rank is not None:
+                c["misread as a game rank"] += 1
+            else:
+                c["unread"] += 1
+        c["readings"] += len(readings)
+        for index, reading in enumerate(readings):
+            if index in matched:
+                continue
+            # a game card read where none lies, even on part of another card (a pip read
+            # as an Ace): the game would take it as played
+            c["game cards on no card"] += reading.rank is not None
+            overlaps = [quad_iou(reading.corners, t.corners) for t in truths]
+            if max(overlaps, default=0.0) < 0.3:
+                c["phantoms"] += 1
+                # most of it on one card: its part in sight (a card mostly hidden under
+                # another), or a strip of a card read twice; counted apart so that the
+                # things taken for cards stand out
+                covers = [quad_cover(reading.corners, t.corners) for t in truths]
+                c["phantoms on part of a card"] += max(covers, default=0.0) >= 0.5
+
+    def summary(self) -> dict[str, object]:
+        c = self.counts
+        cards = max(1, c["cards"])
+        return {
+            "images": c["images"],
+            "cards": c["cards"],
+            "found": c["found"],
+            "found and read right": c["right"],
+            "accuracy": round(c["right"] / cards, 4),
+            f"accuracy, cards {MIN_CARD_LENGTH:.0f} px or longer": round(
+                c["right in range"] / max(1, c["cards in range"]), 4
+            ),
+            f"cards under {MIN_CARD_LENGTH:.0f} px": c["cards"] - c["cards in range"],
+            "face-down cards read as backs": f"{c['face down right']} of {c['face down']}",
+            "found rate": round(c["found"] / cards, 4),
+            "misread as a game rank": c["misread as a game rank"],
+            "game cards on no card": c["game cards on no card"],
+            "unread": c["unread"],
+            "phantoms": c["phantoms"],
+            "phantoms per image": round(c["phantoms"] / max(1, c["images"]), 4),
+            "phantoms lying mostly on part of a card": c["phantoms on part of a card"],
+        }
+
+
+class HeapTally:
+    """Counts over close-up heaps: of the faces whose corner index is in sight (no later
+    card covers it, `index_in_sight`), those read right by a reading lying on them
+    (`HEAP_MATCH_IOU`, or holding that index), the game cards among them, and game cards
+    read where no face of that rank and suit lies or as another."""
+
+    def __init__(self) -> None:
+        self.counts: Counter = Counter()
+
+    def add_scene(self, readings: Sequence, truths: Sequence) -> None:
+        from companion.vision.geometry import points_in_quad, quad_iou
+
+        c = self.counts
+        c["images"] += 1
+        used: set[int] = set()
+        for k, truth in enumerate(truths):
+            points = index_in_sight(truths, k)
+            if truth.face != "up" or not len(points):
+                continue
+            c["faces"] += 1
+            c["game cards"] += truth.rank is not None
+            want = (truth.rank, truth.suit if truth.rank else None)
+            for j, reading in enumerate(readings):
+                on_it = quad_iou(reading.corners, truth.corners) >= HEAP_MATCH_IOU or bool(
+                    points_in_quad(points, reading.corners).any()
+                )
+                got = (reading.rank, reading.suit if reading.rank else None)
+                if j not in used and on_it and reading.face == "up" and got == want:
+                    used.add(j)
+                    c["right"] += 1
+                    c["game cards right"] += truth.rank is not None
+                    break
+        for reading in readings:
+            if reading.rank is None:
+                continue
+            centre = reading.corners.mean(axis=0)
+            if not any(
+                (t.face, t.rank, t.suit) == ("up", reading.rank, reading.suit)
+                and (
+                    quad_iou(reading.corners, t.corners) >= 0.1
+                    or bool(points_in_quad(centre, t.corners)[0])
+                )
+                for t in truths
+            ):
+                c["game cards read where none lies"] += 1
+
+    def summary(self) -> dict[str, object]:
+        c = self.counts
+        return {
+            "images": c["images"],
+            "faces with an index in sight": c["faces"],
+            "read right": c["right"],
+            "accuracy": round(c["right"] / max(1, c["faces"]), 4),
+            "game cards right": f"{c['game cards right']}/{c['game cards']}",
+            "game cards read where none lies or as another": c["game cards read where none lies"],
+        }
+
+
+def index_in_sight(truths: Sequence, k: int) -> np.ndarray:
+    """(P, 2) the points (`INDEX_POINT`) of card `k`'s two corner indices that lie under no
+    later card of `truths` (drawn over it; a heap's cards lie inside the picture)."""
+    from companion.vision.geometry import index_points, points_in_any
+
+    points = index_points(truths[k].corners, *INDEX_POINT)
+    return points[~points_in_any(points, [later.corners for later in truths[k + 1 :]])]
