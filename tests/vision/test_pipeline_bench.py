@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import cv2
 import numpy as np
 
 from companion.cli import bench as bench_cli
@@ -12,6 +13,7 @@ from companion.vision.bench.backs import ENROLLED_BACK_SEED
 from companion.vision.bench.real_photos import match_labels, turned_photo
 from companion.vision.bench.scenes import DESIGN_SEED, EMPTY_SEED, HEAP_SEED, HELD_OUT_SEED
 from companion.vision.bench.tallies import HeapTally, Tally
+from companion.vision.synth.art.text_engine import draws_reference_text
 from companion.vision.types import CardReading
 
 
@@ -33,6 +35,9 @@ def test_vision_bench_prints_every_figure(capsys):
     assert figures["synthetic animals"]["cards"] > 0
     assert figures["median ms per frame"] > 0
     assert figures["empty tables"]["images"] == 1
+    # the figures hold for these versions; another OpenCV draws the scenes' text otherwise
+    assert figures["versions"].startswith(f"OpenCV {cv2.__version__}, onnxruntime ")
+    assert ("rendered scenes" in figures) != draws_reference_text()
 
 
 def test_vision_bench_scores_close_up_heaps(capsys):
