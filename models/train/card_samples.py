@@ -47,6 +47,11 @@ NO_CARD = "no card"  # what such a quad lies on (`_under`)
 # no index's from INDEX_FAR (`_hit_label`).
 INDEX_NEAR = 0.12
 INDEX_FAR = 0.3
+# With `index_hit_views(true_patches=True)` (measured, not shipped): this share of the
+# playing tables lay their face-down cards as jokers, of editions drawn from JOKER_EDITIONS
+# on (the benchmark's held-out jokers are editions 500..599, the tuning ones below).
+JOKER_RATE = 0.3
+JOKER_EDITIONS = 1000
 # How a sample is cut from its picture along a quad: `features.rectify_cards` (the corner
 # reader's READ_SIZE card) or `features.whole_views_of` (the whole-card reader's view).
 Cut = Callable[[np.ndarray, Sequence[np.ndarray]], np.ndarray]
@@ -467,7 +472,10 @@ def _under(
 
 
 def index_hit_views(
-    n_scenes: int, seed: int, scales: Sequence[float] = (1.0, 0.9, 1.1)
+    n_scenes: int,
+    seed: int,
+    scales: Sequence[float] = (1.0, 0.9, 1.1),
+    true_patches: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corner patches cut where the index finder (`corner_index.find_indices`) marks an
     index, as `read.CardReader.read_index` cuts them (the hit's top-left patch, its quad
@@ -484,6 +492,13 @@ def index_hit_views(
     way) are left out. Half the scenes are close-up heaps (`layout="pile"`, a 1280x720
     frame or a 504x378 photo), the rest tables as in a game; one in five of the tables
     shows the animal deck, whose cards carry no index.
+
+    With `true_patches` (`cards.index_tune`'s, measured and not shipped), each index
+    in sight is also cut along its card's true outline moved and scaled a little
+    (`_true_index_quads`), labelled with the card: the first stage read clear indices of
+    cards mostly under others unlike at each of `scales`. And `JOKER_RATE` of the playing
+    tables lay their face-down cards as a deck's jokers (editions from `JOKER_EDITIONS`),
+    whose corners, cut so too, are "none": a joker's corner reads as an index otherwise.
     """
     from companion.vision.corner_index import PATCH_HEIGHT, PATCH_WIDTH, find_indices
     from companion.vision.features import top_left_views_of
@@ -491,8 +506,15 @@ def index_hit_views(
     from companion.vision.synth import random_scene, render_scene
 
     rng = np.random.default_rng(seed)
+    jitter = np.random.default_rng(seed + 99)  # true_patches' own draws
     views, ranks, suits = [], [], []
     middle = np.array([PATCH_WIDTH / 2, PATCH_HEIGHT / 2])
+
+    def add(quads: list[np.ndarray], classes: tuple[int, int]) -> None:
+        views.extend(top_left_views_of(image, quads))
+        ranks.extend([classes[0]] * len(quads))
+        suits.extend([classes[1]] * len(quads))
+
     for _ in range(n_scenes):
         if rng.random() < 0.5:
             size = ((1280, 720), (504, 378), (378, 504))[int(rng.integers(3))]
@@ -504,19 +526,29 @@ def index_hit_views(
         else:
             deck = "animals" if rng.random() < 0.2 else "playing-cards"
             spec = random_scene(rng, int(rng.integers(6, 16)), deck, face_up_rate=0.75)
-        image, truths = render_scene(spec)
+        playing = bool(spec.cards) and spec.cards[0].deck == "playing-cards"
+        if true_patches and playing and jitter.random() < JOKER_RATE:
+            edition = JOKER_EDITIONS + int(jitter.integers(100_000))
+            image, truths = render_scene(spec, back_art=joker_face(edition))
+            for truth in truths:
+                if truth.face == "down" and truth.visible >= 0.5:
+                    for turn in (0, 2):
+                        quad = np.roll(np.asarray(truth.corners, np.float32), -turn, axis=0)
+                        add(_true_index_quads(quad, jitter, scales), (NONE_CLASS, NO_SUIT))
+        else:
+            image, truths = render_scene(spec)
         hits = find_indices(*net_input(image))
-        if not hits:
+        if not hits and not true_patches:
             continue
         indices = _visible_indices(truths, middle)
+        if true_patches:
+            for _, quad, _, classes in indices:
+                if classes is not None:
+                    add(_true_index_quads(np.asarray(quad, np.float32), jitter, scales), classes)
         for hit in hits:
             label = _hit_label(hit, indices)
-            if label is None:
-                continue
-            quads = [hit.quad[0] + (hit.quad - hit.quad[0]) * s for s in scales]
-            views.extend(top_left_views_of(image, quads))
-            ranks.extend([label[0]] * len(scales))
-            suits.extend([label[1]] * len(scales))
+            if label is not None:
+                add([hit.quad[0] + (hit.quad - hit.quad[0]) * s for s in scales], label)
     if not views:
         return (
             top_left_views_of(np.zeros((8, 8, 3), np.uint8), []),
@@ -524,6 +556,19 @@ def index_hit_views(
             (np.zeros(0, np.int64)),
         )
     return np.stack(views), np.array(ranks, np.int64), np.array(suits, np.int64)
+
+
+def _true_index_quads(
+    quad: np.ndarray, jitter: np.random.Generator, scales: Sequence[float]
+) -> list[np.ndarray]:
+    """A card's quad from one index corner (`_visible_indices`), scaled by 0.88..1.12
+    about that corner and moved by up to 4% of each side, as an index finder's hit would
+    imply it; then at each of `scales`, as `read_index` reads it."""
+    right, down = quad[1] - quad[0], quad[3] - quad[0]
+    size = float(jitter.uniform(0.88, 1.12))
+    shift = jitter.uniform(-0.04, 0.04) * right + jitter.uniform(-0.04, 0.04) * down
+    moved = (quad[0] + (quad - quad[0]) * size + shift).astype(np.float32)
+    return [moved[0] + (moved - moved[0]) * s for s in scales]
 
 
 def _visible_indices(

@@ -445,12 +445,16 @@ def index_tune(
     epochs: int = 4,
     n_hit_scenes: int = 600,
     real_copies: int = 24,
+    true_patches: bool = False,
 ) -> None:
     """The index reader: `init` (the corner reader) fine-tuned on the patches the index
     finder's hits cut (`card_samples.index_hit_views`), so that a card seen by its index
     alone reads as surely as one read whole, and a pip or a neighbour's print under a hit
     reads as none. A model of its own: the same fine-tune as the corner reader read 20,
-    16 and 12 cards fewer on three sets of 200 playing tuning scenes.
+    16 and 12 cards fewer on three sets of 200 playing tuning scenes. With `true_patches`
+    (`cards-index-tune`, from the shipped file, 3 epochs; measured, not shipped:
+    models/README.md) it also learns each index in sight cut along its card's true
+    outline, moved a little, and jokers' corners as none.
 
     600 rendered scenes (stream seed 720; half close-up heaps) give the hits' patches at
     the three scales the runtime reads; 800 scenes cut along the finders' quads (seed
@@ -464,7 +468,7 @@ def index_tune(
     torch.manual_seed(0)
     torch.set_num_threads(2)
     t0 = time.time()
-    hits = index_hit_views(n_hit_scenes, 720)
+    hits = index_hit_views(n_hit_scenes, 720, true_patches=true_patches)
     earlier = _earlier_sets(800, real_copies)
     held_out = index_hit_views(150, 10_720)
     # the same order as the shipped file's run: the training sets, then the held-out ones

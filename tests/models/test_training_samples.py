@@ -114,6 +114,26 @@ def test_index_hit_views_come_in_threes_labelled_with_the_card_or_none() -> None
     assert (suits[ranks == NONE_CLASS] == NO_SUIT).all() and (suits[ranks < BACK_CLASS] >= 0).all()
 
 
+def test_index_views_with_true_patches_add_them_and_jokers_corners() -> None:
+    """With `true_patches`, each index in sight is also cut along its card's own outline
+    (moved a little) and labelled with the card, and the jokers of the tables that lay
+    them are "none"; the hits' views come as before, after them."""
+    from models.train.card_samples import _true_index_quads
+
+    plain, plain_ranks, _ = index_hit_views(4, seed=11)
+    views, ranks, suits = index_hit_views(4, seed=11, true_patches=True)
+    assert len(views) > len(plain) and len(views) % 3 == 0
+    assert (ranks[0::3] == ranks[1::3]).all() and (ranks[0::3] == ranks[2::3]).all()
+    assert (ranks < BACK_CLASS).sum() > (plain_ranks < BACK_CLASS).sum()
+    assert (suits[ranks == NONE_CLASS] == NO_SUIT).all() and (suits[ranks < BACK_CLASS] >= 0).all()
+    quad = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    moved = _true_index_quads(quad, np.random.default_rng(0), (1.0, 0.9, 1.1))
+    long_side = np.linalg.norm(moved[0][3] - moved[0][0])
+    assert len(moved) == 3 and 0.88 * 140 <= long_side <= 1.12 * 140
+    assert np.abs(moved[0][0]).max() <= 0.04 * 140 + 1e-3  # the index corner moved a little
+    assert np.allclose(moved[1] - moved[1][0], (moved[0] - moved[0][0]) * 0.9)
+
+
 def test_a_hit_is_its_index_card_near_it_none_far_from_any_and_left_out_between() -> None:
     quad = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
     middle = np.array([12.0, 21.0], np.float32)
