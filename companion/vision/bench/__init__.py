@@ -84,8 +84,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import onnxruntime
 
 from companion.vision.pipeline import FINDERS
+from companion.vision.synth.art.text_engine import text_engine_note
 
 from .backs import enrolled_back_figures, faint_back_figures, own_back_figures
 from .enroll_photos import enroll_photo_figures
@@ -186,7 +188,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-
     cv2.setNumThreads(1)  # one-core figures (the reader's onnxruntime uses one thread)
     for name in (
         "scenes",
@@ -203,10 +204,6 @@ def main(args: argparse.Namespace) -> int:
             option = name.replace("_", "-")
             print(f"companion bench vision: --{option} must be 0 or more", file=sys.stderr)
             return 2
-    import onnxruntime
-
-    from companion.vision.synth.art.text_engine import text_engine_note
-
     # the figures hold for these versions; another OpenCV renders the scenes' text otherwise
     figures: dict[str, object] = {
         "versions": f"OpenCV {cv2.__version__}, onnxruntime {onnxruntime.__version__}"

@@ -21,7 +21,9 @@ REST = "the rest"  # time no stage counted (`timed_read`)
 IN_DOUBT_STAGE = "edge finder"
 
 
-def pipeline_for(deck: str, finder: str):  # -> CardPipeline, built once per deck and finder
+def pipeline_for(deck: str, finder: str):  # -> CardPipeline
+    """`deck`'s pipeline with `finder`, built once per deck and finder for every table the
+    benchmark reads."""
     from companion.vision.decks import load_deck
     from companion.vision.pipeline import CardPipeline
 
