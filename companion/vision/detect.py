@@ -44,7 +44,7 @@ import numpy as np
 
 from companion.vision.back_colour import INSIDE_BOX, back_coloured
 from companion.vision.colour_blobs import back_coloured_quads
-from companion.vision.geometry import order_clockwise
+from companion.vision.geometry import even_sides, order_clockwise
 from companion.vision.side_fit import NEXT, intersections, out_to_card_edges, refine_quads, sample
 from companion.vision.stages import timed
 
@@ -572,9 +572,7 @@ def _quad_of(contour: np.ndarray, min_len: float, max_len: float) -> _Candidate 
     short, long = min(a, b) / 2, max(a, b) / 2
     if not (min_len <= long <= max_len and MIN_ASPECT * short <= long <= MAX_ASPECT * short):
         return None
-    if max(sides[0], sides[2]) > MAX_OPPOSITE_RATIO * min(sides[0], sides[2]):
-        return None
-    if max(sides[1], sides[3]) > MAX_OPPOSITE_RATIO * min(sides[1], sides[3]):
+    if not even_sides(quad[None], MAX_OPPOSITE_RATIO)[0]:
         return None
     return _Candidate(quad=quad, area=max(quad_area, hull_area), support=0.0)
 

@@ -188,8 +188,8 @@ def card_shaped(quad: np.ndarray, least: float = 0.08) -> list[np.ndarray]:
 
 def even_sides(quads: np.ndarray, most: float) -> np.ndarray:
     """(M,) whether each of `quads` (M, 4, 2) has no side longer than `most` times the
-    side opposite (the edge finder's `detect.MAX_OPPOSITE_RATIO` rule for one outline): a
-    card seen under a tilt, not a sliver closed on three sides."""
+    side opposite (`detect.MAX_OPPOSITE_RATIO` for the edge finder's outlines): a card
+    seen under a tilt, not a sliver closed on three sides."""
     sides = np.linalg.norm(quads[:, _NEXT_CORNER] - quads, axis=2)  # (M, 4)
     opposite = sides[:, [2, 3, 0, 1]]
     return (sides <= most * opposite).all(axis=1)
