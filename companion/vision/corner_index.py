@@ -24,7 +24,7 @@ import numpy as np
 
 from .features import CORNER_BOX, READ_SIZE
 from .onnx_models import MODELS_DIR, model_session
-from .segment import STRIDE, net_input
+from .segment import STRIDE, net_input, probabilities
 from .stages import timed
 
 MODEL = MODELS_DIR / "index_finder.onnx"
@@ -130,7 +130,7 @@ def _look(
     seen = small[y0:y1, x0:x1]
     batch = np.ascontiguousarray(np.rot90(seen, -turns).transpose(2, 0, 1)[None], np.float32)
     maps = model_session(MODEL).run(None, {"image": batch})[0][0]
-    heat = 1.0 / (1.0 + np.exp(-maps[0]))
+    heat = probabilities(maps[0])
     peaks = (heat >= PEAK_LEVEL) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     v, u = np.nonzero(peaks)
     # Output pixel u covers input pixels 2u and 2u + 1 (centre 2u + 0.5, in pixels).

@@ -224,13 +224,14 @@ def card_maps(
     # Bilinear upsampling of the half-resolution logits: finer blob outlines for small cards.
     maps = [cv2.resize(m, (width, height), interpolation=cv2.INTER_LINEAR) for m in logits]
     w, h = round(image.shape[1] * sx), round(image.shape[0] * sy)
-    card, core = (_probabilities(m[:h, :w]) for m in maps)
+    card, core = (probabilities(m[:h, :w]) for m in maps)
     return CardMaps(card, core, sx, sy)
 
 
-def _probabilities(logits: np.ndarray) -> np.ndarray:
+def probabilities(logits: np.ndarray) -> np.ndarray:
     """1 / (1 + exp(-logits)) as a new array, each step in place: the same numbers as
-    the plain expression with no temporaries, 0.22 ms a 416x234 map instead of 0.32."""
+    the plain expression with no temporaries, 0.22 ms a 416x234 map instead of 0.32 (the
+    card finder's maps, and the index finder's)."""
     probabilities = np.negative(logits)
     np.exp(probabilities, out=probabilities)
     probabilities += 1.0
