@@ -105,61 +105,50 @@ from .scenes import (
 from .tallies import HeapTally, Tally
 from .timing import doubt_figures, pipeline_for, stage_means, timed_read
 
+# The options that say how many tables of each kind to read (0 or more each): the option,
+# its default, its metavar (None: argparse's own) and its help.
+COUNT_OPTIONS = (
+    ("--scenes", 100, None, "card scenes per deck (100)"),
+    ("--empty", 100, None, "empty tables (100)"),
+    ("--heaps", 0, None, "close-up heaps of playing cards (0: none)"),
+    (
+        "--designed-backs",
+        0,
+        "N",
+        "playing-card tables whose backs are designs never trained on (0: none)",
+    ),
+    (
+        "--own-backs",
+        0,
+        "N",
+        "the first N of those tables, each read with its deck's back enrolled (0)",
+    ),
+    (
+        "--enrolled-backs",
+        0,
+        "N",
+        "tables of an enrolled animal deck whose back is a design never trained on (0)",
+    ),
+    ("--faint-backs", 0, "N", "the same, with faint back designs (3 tables a design; 0)"),
+    (
+        "--enroll-photos",
+        0,
+        "N",
+        "photos of one card to enroll from: the backs of N designed-back tables (0)",
+    ),
+    ("--jokers", 0, "N", "playing-card tables with jokers laid among the cards (0: none)"),
+)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--scenes", type=int, default=100, help="card scenes per deck (100)")
-    parser.add_argument("--empty", type=int, default=100, help="empty tables (100)")
     parser.add_argument(
         "--deck",
         choices=("playing-cards", "animals", "both"),
         default="both",
         help="which deck's scenes to render (both)",
     )
-    parser.add_argument(
-        "--heaps", type=int, default=0, help="close-up heaps of playing cards (0: none)"
-    )
-    parser.add_argument(
-        "--designed-backs",
-        type=int,
-        default=0,
-        metavar="N",
-        help="playing-card tables whose backs are designs never trained on (0: none)",
-    )
-    parser.add_argument(
-        "--own-backs",
-        type=int,
-        default=0,
-        metavar="N",
-        help="the first N of those tables, each read with its deck's back enrolled (0)",
-    )
-    parser.add_argument(
-        "--enrolled-backs",
-        type=int,
-        default=0,
-        metavar="N",
-        help="tables of an enrolled animal deck whose back is a design never trained on (0)",
-    )
-    parser.add_argument(
-        "--faint-backs",
-        type=int,
-        default=0,
-        metavar="N",
-        help="the same, with faint back designs (3 tables a design; 0)",
-    )
-    parser.add_argument(
-        "--enroll-photos",
-        type=int,
-        default=0,
-        metavar="N",
-        help="photos of one card to enroll from: the backs of N designed-back tables (0)",
-    )
-    parser.add_argument(
-        "--jokers",
-        type=int,
-        default=0,
-        metavar="N",
-        help="playing-card tables with jokers laid among the cards (0: none)",
-    )
+    for option, default, metavar, text in COUNT_OPTIONS:
+        parser.add_argument(option, type=int, default=default, metavar=metavar, help=text)
     parser.add_argument("--real-photos", metavar="DIR", help="labelled real photos (manifest.json)")
     parser.add_argument(
         "--real-split",
@@ -189,20 +178,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     cv2.setNumThreads(1)  # one-core figures (the reader's onnxruntime uses one thread)
-    for name in (
-        "scenes",
-        "empty",
-        "heaps",
-        "designed_backs",
-        "own_backs",
-        "enrolled_backs",
-        "faint_backs",
-        "enroll_photos",
-        "jokers",
-    ):
-        if getattr(args, name) < 0:
-            option = name.replace("_", "-")
-            print(f"companion bench vision: --{option} must be 0 or more", file=sys.stderr)
+    for option, *_ in COUNT_OPTIONS:
+        if getattr(args, option[2:].replace("-", "_")) < 0:
+            print(f"companion bench vision: {option} must be 0 or more", file=sys.stderr)
             return 2
     # the figures hold for these versions; another OpenCV renders the scenes' text otherwise
     figures: dict[str, object] = {
