@@ -50,10 +50,18 @@ def main() -> None:
             "index",
             "demo-deck",
             "evaluate",
+            "lost",
         ),
         help="what to rebuild or measure",
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--deck",
+        choices=("playing-cards", "animals"),
+        default="playing-cards",
+        help="lost: whose tuning tables to read (playing-cards)",
+    )
+    parser.add_argument("--tables", type=int, default=300, help="lost: tuning tables (300)")
     parser.add_argument(
         "--epochs",
         type=int,
@@ -79,6 +87,11 @@ def main() -> None:
 
     if (note := text_engine_note()) is not None:  # the shipped models do not reproduce
         print(f"python -m models.train: {note}", file=sys.stderr)
+    if args.model == "lost":
+        from .lost import main as lost
+
+        lost(args.deck, args.tables)
+        return
     if args.model == "evaluate":
         from .evaluate import main as evaluate
 

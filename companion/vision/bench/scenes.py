@@ -21,13 +21,16 @@ HEAP_LENGTHS = {(1280, 720): (150.0, 400.0)}
 PHOTO_LENGTHS = (200.0, 420.0)
 DESIGN_SEED = 5_900_000
 DESIGN_FACE_UP_RATE = 0.4  # tables of designed backs: most cards face down
+# An animal deck's card scenes are seeded this much further on than the playing cards'
+# from the same first seed: the two decks' tables are never the same layout.
+ANIMAL_SEED_OFFSET = 500_000
 
 
 def synthetic_scenes(deck: str, count: int, first_seed: int) -> Iterator[tuple[np.ndarray, list]]:
     """`count` held-out 1280x720 scenes of 15 cards of `deck`, with their truths."""
     from companion.vision.synth import random_scene, render_scene
 
-    offset = 0 if deck == "playing-cards" else 500_000
+    offset = 0 if deck == "playing-cards" else ANIMAL_SEED_OFFSET
     edition = ANIMAL_EDITION if deck == "animals" else None
     for index in range(count):
         rng = np.random.default_rng(first_seed + offset + index)

@@ -33,29 +33,23 @@ class Tally:
         del seats  # timed with the readings; the seat of a truth is not rendered
         from companion.vision.geometry import quad_cover, quad_iou, quad_long_side
 
-        matched: set[int] = set()
+        matches = match_truths(readings, truths)
+        matched = {best for best in matches if best is not None}
         c = self.counts
         c["images"] += 1
-        for truth in truths:
-            ious = [quad_iou(r.corners, truth.corners) for r in readings]
-            best = int(np.argmax(ious)) if ious else -1
-            found = best >= 0 and ious[best] >= MATCH_IOU and best not in matched
-            if found:
-                matched.add(best)
+        for truth, best in zip(truths, matches, strict=True):
             if truth.visible < VISIBLE:
                 continue  # mostly hidden: may be found or not, never a phantom
             c["cards"] += 1
             c["face down"] += truth.face == "down"
             in_range = quad_long_side(truth.corners) >= MIN_CARD_LENGTH
             c["cards in range"] += in_range
-            if not found:
+            if best is None:
                 c["missed"] += 1
                 continue
             c["found"] += 1
             reading = readings[best]
-            got = (reading.face, reading.rank, reading.suit if reading.rank else None)
-            want = (truth.face, truth.rank, truth.suit if truth.rank else None)
-            if got == want:
+            if reads_truth(reading, truth):
                 c["right"] += 1
                 c["right in range"] += in_range
                 c["face down right"] += truth.face == "down"
@@ -101,6 +95,28 @@ class Tally:
             "phantoms per image": round(c["phantoms"] / max(1, c["images"]), 4),
             "phantoms lying mostly on part of a card": c["phantoms on part of a card"],
         }
+
+
+def match_truths(readings: Sequence, truths: Sequence) -> list[int | None]:
+    """For each truth in turn, the index of the reading that stands for it: the one
+    overlapping it most, where by MATCH_IOU or more and not taken by an earlier truth;
+    None where no reading does (the card was not found)."""
+    from companion.vision.geometry import quad_iou
+
+    matches: list[int | None] = []
+    for truth in truths:
+        ious = [quad_iou(r.corners, truth.corners) for r in readings]
+        best = int(np.argmax(ious)) if ious else -1
+        found = best >= 0 and ious[best] >= MATCH_IOU and best not in matches
+        matches.append(best if found else None)
+    return matches
+
+
+def reads_truth(reading, truth) -> bool:
+    """Whether a reading (`CardReading`) reads a rendered card (`CardTruth`) right: its
+    face, rank, and suit where it has a rank."""
+    got = (reading.face, reading.rank, reading.suit if reading.rank else None)
+    return got == (truth.face, truth.rank, truth.suit if truth.rank else None)
 
 
 class HeapTally:

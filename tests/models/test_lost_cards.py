@@ -1,0 +1,55 @@
+"""`python -m models.train lost`: the cards lost on tuning tables, scored as the benchmark
+scores them, each read again from its true outline."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.vision.bench.scenes import HELD_OUT_SEED, synthetic_scenes
+from companion.vision.bench.tallies import Tally
+from companion.vision.bench.timing import pipeline_for
+from companion.vision.synth import CardSpec, CardTruth
+from companion.vision.types import CardReading
+from models.train.lost import LostCard, lost_cards, main
+
+CORNERS = np.float32([[0, 0], [50, 0], [50, 70], [0, 70]])
+
+
+def test_the_lost_cards_are_those_the_benchmark_does_not_count_right():
+    # 4,200,014 loses a small 3 of spades that reads right from its true outline
+    lost = list(lost_cards("playing-cards", 6, 4_200_010))
+    tally = Tally()
+    for image, truths in synthetic_scenes("playing-cards", 6, 4_200_010):
+        tally.add_scene(pipeline_for("playing-cards", "both").read(image), [], truths)
+    assert len(lost) == tally.counts["cards"] - tally.counts["right"] > 0
+    assert all(4_200_010 <= card.seed < 4_200_016 for card in lost)
+    assert any(card.seed == 4_200_014 and card.finders_lost_it for card in lost)
+
+
+def test_the_held_out_tables_are_never_looked_into():
+    with pytest.raises(ValueError, match="held-out"):
+        next(lost_cards("animals", 10, HELD_OUT_SEED - 5))
+
+
+def test_a_lost_card_says_what_was_read_and_what_its_outline_reads():
+    spec = CardSpec("playing-cards", 3, "clubs", "up")
+    truth = CardTruth(CORNERS, "up", 3, "clubs", "3 of clubs", 0.9, spec)
+    outline = CardReading(CORNERS, "up", 3, "clubs", "3 of clubs", 0.97)
+    unread = CardReading(CORNERS, "up", None, None, "other", 0.07)
+    card = LostCard(4_200_210, truth, unread, 0.75, outline)
+    assert card.finders_lost_it
+    assert card.line() == (
+        "4200210 rank 3 of clubs, 70 px, 90% in sight: read other 0.07; "
+        "from its true outline 3 of clubs 0.97 (right)"
+    )
+    missed = LostCard(4_200_210, truth, None, 0.12, unread)
+    assert not missed.finders_lost_it
+    assert "not found (best IoU 0.12)" in missed.line()
+
+
+def test_the_report_ends_with_who_lost_them(capsys):
+    main("playing-cards", 1, 4_200_014)
+    last = capsys.readouterr().out.strip().splitlines()
+    assert last[-2].startswith("playing-cards, 1 tuning tables: ")
+    assert "read right from their true outline (the finders lost them)" in last[-2]
