@@ -88,9 +88,14 @@ def main() -> None:
     if (note := text_engine_note()) is not None:  # the shipped models do not reproduce
         print(f"python -m models.train: {note}", file=sys.stderr)
     if args.model == "lost":
+        if args.tables < 1:
+            parser.error("--tables must be 1 or more")
         from .lost import main as lost
 
-        lost(args.deck, args.tables)
+        try:
+            lost(args.deck, args.tables)
+        except ValueError as err:  # tables reaching the held-out seeds
+            parser.error(str(err))
         return
     if args.model == "evaluate":
         from .evaluate import main as evaluate

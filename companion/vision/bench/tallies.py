@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from companion.vision.synth import CardTruth
+    from companion.vision.types import CardReading
 
 VISIBLE = 0.75  # cards at least this uncovered must be found and read
 # The issue's range of card lengths is "about 60 to 400 pixels"; the renderer also draws
@@ -112,7 +117,7 @@ def match_truths(readings: Sequence, truths: Sequence) -> list[int | None]:
     return matches
 
 
-def reads_truth(reading, truth) -> bool:
+def reads_truth(reading: CardReading, truth: CardTruth) -> bool:
     """Whether a reading (`CardReading`) reads a rendered card (`CardTruth`) right: its
     face, rank, and suit where it has a rank."""
     got = (reading.face, reading.rank, reading.suit if reading.rank else None)
