@@ -20,9 +20,10 @@ import numpy as np
 
 from companion.vision.bench.scenes import ANIMAL_SEED_OFFSET, HELD_OUT_SEED, synthetic_scenes
 from companion.vision.bench.tallies import MIN_CARD_LENGTH, VISIBLE, match_truths, reads_truth
-from companion.vision.bench.timing import pipeline_for
+from companion.vision.bench.timing import IN_DOUBT_STAGE, pipeline_for
 from companion.vision.geometry import quad_iou, quad_long_side
 from companion.vision.read import CardReader
+from companion.vision.stages import counting
 from companion.vision.synth import CardTruth
 from companion.vision.types import CardReading
 
@@ -34,13 +35,16 @@ FIRST_TABLES = {"playing-cards": 4_200_000, "animals": 4_800_000}
 class LostCard:
     """A card the pipeline did not read right: the table's seed, the card, the reading
     that stands for it (None where none does: not found), the best overlap (IoU) of any
-    reading with it, and what the reader reads from its true outline."""
+    reading with it, what the reader reads from its true outline, and whether the first
+    look left its frame in doubt (`fusion.in_doubt`: the edge finder and the searches for
+    badly outlined cards ran) or settled it."""
 
     seed: int
     truth: CardTruth
     reading: CardReading | None
     best_iou: float
     from_outline: CardReading
+    in_doubt: bool
 
     @property
     def finders_lost_it(self) -> bool:
@@ -62,6 +66,7 @@ class LostCard:
             f"{self.seed} {card}, {quad_long_side(t.corners):.0f} px, {t.visible:.0%} in sight: "
             f"{got}; from its true outline {outline.label} {outline.confidence:.2f}"
             + (" (right)" if self.finders_lost_it else "")
+            + ("" if self.in_doubt else "; the first look settled its frame")
         )
 
 
@@ -78,7 +83,8 @@ def lost_cards(deck: str, tables: int, first: int | None = None) -> Iterator[Los
     reader = CardReader(pipeline.deck)  # the pipeline's own, read from true outlines
     offset = 0 if deck == "playing-cards" else ANIMAL_SEED_OFFSET
     for index, (image, truths) in enumerate(synthetic_scenes(deck, tables, first - offset)):
-        readings = pipeline.read(image)
+        with counting() as spent:  # which stages ran: the edge finder only in doubt
+            readings = pipeline.read(image)
         for truth, best in zip(truths, match_truths(readings, truths), strict=True):
             if truth.visible < VISIBLE:
                 continue  # the benchmark does not count it
@@ -92,6 +98,7 @@ def lost_cards(deck: str, tables: int, first: int | None = None) -> Iterator[Los
                 reading,
                 max(ious, default=0.0),
                 reader.read_batch(image, [truth.corners])[0],
+                IN_DOUBT_STAGE in spent,
             )
 
 
@@ -110,4 +117,5 @@ def main(deck: str, tables: int, first: int | None = None) -> None:
     )
     if lost:
         share = np.mean([c.reading is None for c in lost])
-        print(f"not found at all: {share:.0%}")
+        settled = sum(not c.in_doubt for c in lost)
+        print(f"not found at all: {share:.0%}; in frames the first look settled: {settled}")

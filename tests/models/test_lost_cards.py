@@ -43,15 +43,18 @@ def test_a_lost_card_says_what_was_read_and_what_its_outline_reads():
     truth = CardTruth(CORNERS, "up", 3, "clubs", "3 of clubs", 0.9, spec)
     outline = CardReading(CORNERS, "up", 3, "clubs", "3 of clubs", 0.97)
     unread = CardReading(CORNERS, "up", None, None, "other", 0.07)
-    card = LostCard(4_200_210, truth, unread, 0.75, outline)
+    card = LostCard(4_200_210, truth, unread, 0.75, outline, True)
     assert card.finders_lost_it
     assert card.line() == (
         "4200210 rank 3 of clubs, 70 px, 90% in sight: read other 0.07; "
         "from its true outline 3 of clubs 0.97 (right)"
     )
-    missed = LostCard(4_200_210, truth, None, 0.12, unread)
+    missed = LostCard(4_200_210, truth, None, 0.12, unread, False)
     assert not missed.finders_lost_it
-    assert "not found (best IoU 0.12)" in missed.line()
+    assert missed.line().endswith(
+        "not found (best IoU 0.12); from its true outline other 0.07; "
+        "the first look settled its frame"
+    )
 
 
 def test_the_report_says_who_lost_them(capsys):
