@@ -158,6 +158,13 @@ def _box(points: list[list[float]]) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
+def scaled_from_corner(quad: np.ndarray, scale: float) -> np.ndarray:
+    """`quad` (4, 2) scaled by `scale` about its first corner: a card implied by a corner
+    index (`corner_index`), larger or smaller with that corner fixed, as the index reader
+    reads it at each of its scales and its training cuts it."""
+    return quad[0] + (quad - quad[0]) * scale
+
+
 def side_moved(quad: np.ndarray, side: int, fraction: float) -> np.ndarray:
     """`quad` (4, 2) with its side from corner `side` to the next one moved towards the
     opposite side by `fraction` of the distance between them (away from it where

@@ -49,7 +49,7 @@ from .features import (
     whole_views,
     whole_views_of,
 )
-from .geometry import order_clockwise
+from .geometry import order_clockwise, scaled_from_corner
 from .onnx_models import model_session
 from .playing_views import (
     BACK_CLASS,
@@ -352,7 +352,7 @@ class CardReader:
         """Rank and suit probabilities (scales, N, classes) of the top-left patch of each
         quad scaled by each of `scales` about its top-left corner, in one batch; and the
         patches."""
-        scaled = [q[0] + (q - q[0]) * scale for scale in scales for q in quads]
+        scaled = [scaled_from_corner(q, scale) for scale in scales for q in quads]
         views = top_left_views_of(image, scaled)
         rank_p, suit_p = self._index.run(None, {"corners": to_model_input(views)})
         shape = (len(scales), len(quads))

@@ -14,7 +14,13 @@ import cv2
 import numpy as np
 
 from companion.vision.features import rectify_cards
-from companion.vision.geometry import index_points, order_clockwise, points_in_any, quad_iou
+from companion.vision.geometry import (
+    index_points,
+    order_clockwise,
+    points_in_any,
+    quad_iou,
+    scaled_from_corner,
+)
 from companion.vision.synth import CardTruth, DistractorSpec
 from companion.vision.synth.art import (
     PLAYING_BACK_STYLES,
@@ -548,7 +554,7 @@ def index_hit_views(
         for hit in hits:
             label = _hit_label(hit, indices)
             if label is not None:
-                add([hit.quad[0] + (hit.quad - hit.quad[0]) * s for s in scales], label)
+                add([scaled_from_corner(hit.quad, s) for s in scales], label)
     if not views:
         return (
             top_left_views_of(np.zeros((8, 8, 3), np.uint8), []),
@@ -567,8 +573,8 @@ def _true_index_quads(
     right, down = quad[1] - quad[0], quad[3] - quad[0]
     size = float(jitter.uniform(0.88, 1.12))
     shift = jitter.uniform(-0.04, 0.04) * right + jitter.uniform(-0.04, 0.04) * down
-    moved = (quad[0] + (quad - quad[0]) * size + shift).astype(np.float32)
-    return [moved[0] + (moved - moved[0]) * s for s in scales]
+    moved = (scaled_from_corner(quad, size) + shift).astype(np.float32)
+    return [scaled_from_corner(moved, s) for s in scales]
 
 
 def _visible_indices(
