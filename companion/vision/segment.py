@@ -85,8 +85,9 @@ SPLIT_PART = 0.25
 # 950,000+).
 MASK_SPREAD = 1.21
 # A card's long side, as a fraction of the frame's long side (the issue asks 60..400 px of
-# a 1280 frame); long over short side, 1.0 (a card foreshortened by a tilted camera) to
-# 2.6; and the blob must fill its rectangle this well (a hand or a pen does not).
+# a 1280 frame; a closer look at part of a frame sets its own floor: `rough_quads`); long
+# over short side, 1.0 (a card foreshortened by a tilted camera) to 2.6; and the blob must
+# fill its rectangle this well (a hand or a pen does not).
 MIN_LENGTH_FRACTION = 0.035
 MAX_LENGTH_FRACTION = 0.85
 MAX_ASPECT = 2.6
@@ -239,9 +240,17 @@ def probabilities(logits: np.ndarray) -> np.ndarray:
 
 
 @timed("rough quads")
-def rough_quads(maps: CardMaps) -> np.ndarray:
-    """(N, 4, 2) float32 rough card corners in the frame's pixels."""
-    quads = _blob_quads(maps.card, maps.core)
+def rough_quads(
+    maps: CardMaps, frame_side: int | None = None, min_length: float = MIN_LENGTH_FRACTION
+) -> np.ndarray:
+    """(N, 4, 2) float32 rough card corners in the pixels of the picture the maps were
+    made from. A card is from `min_length` to `MAX_LENGTH_FRACTION` of `frame_side` long:
+    the long side of the whole frame that picture was cut from (by default the picture's
+    own), so that a closer look at part of a frame bounds cards as the frame does, however
+    wide the part."""
+    scale = max(maps.sx, maps.sy)
+    long_side = max(maps.card.shape) if frame_side is None else frame_side * scale
+    quads = _blob_quads(maps.card, maps.core, long_side, min_length)
     if not len(quads):
         return quads
     return maps.to_frame(quads)
@@ -265,17 +274,20 @@ def part_rectangles(maps: CardMaps, mask: np.ndarray, min_area: int) -> list[np.
     return rectangles
 
 
-def _blob_quads(card: np.ndarray, core: np.ndarray) -> np.ndarray:
-    """One rectangle per card core, grown back over the card pixels nearest to it."""
+def _blob_quads(
+    card: np.ndarray, core: np.ndarray, long_side: float, min_length: float
+) -> np.ndarray:
+    """One rectangle per card core, grown back over the card pixels nearest to it; cards
+    are bounded in length by fractions of `long_side` (the frame's, in map pixels)."""
     # Seeds: the surest core pixels. Two touching cards' cores may meet in a thin bridge
     # of doubtful pixels; their surest parts stay apart.
     seeds = (core > SEED_LEVEL).astype(np.uint8)
-    labels, quads = _grown_quads(card, seeds)
+    labels, quads = _grown_quads(card, seeds, long_side, min_length)
     failed = [index for index, quad in enumerate(quads, start=1) if quad is None]
     split = _split_bridged(seeds, labels, failed, core) if failed else None
     if split is not None:
         # Grown again with the bridged seeds split; only their parts' quads are new.
-        parts, again = _grown_quads(card, split)
+        parts, again = _grown_quads(card, split, long_side, min_length)
         for index, quad in enumerate(again, start=1):
             if quad is not None and labels[parts == index][0] in failed:
                 quads.append(quad)
@@ -285,7 +297,9 @@ def _blob_quads(card: np.ndarray, core: np.ndarray) -> np.ndarray:
     return np.stack(kept).astype(np.float32)
 
 
-def _grown_quads(card: np.ndarray, seeds: np.ndarray) -> tuple[np.ndarray, list]:
+def _grown_quads(
+    card: np.ndarray, seeds: np.ndarray, long_side: float, min_length: float
+) -> tuple[np.ndarray, list]:
     """The seeds' labels, and per seed (label 1, 2, ...) its grown blob's rectangle, or
     None where the blob is no card's shape."""
     count, labels, stats, _ = _seed_components(seeds)
@@ -301,8 +315,7 @@ def _grown_quads(card: np.ndarray, seeds: np.ndarray) -> tuple[np.ndarray, list]
     to_core = np.zeros(int(nearest.max()) + 1, np.int32)
     to_core[nearest[inside]] = labels[inside]
     card_mask = card > CARD_LEVEL
-    long_side = max(card.shape)
-    min_len, max_len = MIN_LENGTH_FRACTION * long_side, MAX_LENGTH_FRACTION * long_side
+    min_len, max_len = min_length * long_side, MAX_LENGTH_FRACTION * long_side
     quads: list[np.ndarray | None] = []
     for index in range(1, count):
         quads.append(None)

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from companion.vision import corner_index, fusion
-from companion.vision.bench.scenes import synthetic_scenes
+from companion.vision import corner_index, fusion, segment
+from companion.vision.bench.scenes import ANIMAL_SEED_OFFSET, synthetic_scenes
 from companion.vision.corner_index import IndexHit
 from companion.vision.decks import load_deck
 from companion.vision.fusion import (
@@ -240,6 +240,46 @@ def test_a_small_card_the_first_look_saw_too_small_is_read_by_the_second(monkeyp
     assert read_right(read_cards(image, reader))
     monkeypatch.setattr(finders, "ZOOM", 0.0)  # no second look
     assert not read_right(read_cards(image, reader))
+
+
+def test_the_second_look_bounds_cards_by_the_frame_not_by_the_part_it_looks_at(
+    monkeypatch,
+) -> None:
+    """Tuning table 4,800,019 (animals): three cards 37-39 pixels long, which the first
+    look does not outline, in a column left of cards it read. The second look outlines
+    them in the part of the frame left unexplained: cards from ZOOM_MIN_LENGTH of the
+    frame's long side, however wide that part (once its floor was a fraction of the part,
+    and OpenCV 5.1's rendering of this table, whose unexplained part is wider, lost all
+    three)."""
+    image, truths = next(synthetic_scenes("animals", 1, 4_800_019 - ANIMAL_SEED_OFFSET))
+    small = [t for t in truths if quad_long_side(t.corners) < 45 and t.visible >= 0.9]
+    assert len(small) == 3
+    reader = CardReader(load_deck("demo-animals"))
+
+    def read_right(readings: list[CardReading]) -> list[bool]:
+        return [
+            any(quad_iou(r.corners, t.corners) >= 0.5 and r.label == t.label for r in readings)
+            for t in small
+        ]
+
+    assert read_right(read_cards(image, reader)) == [True] * 3
+    # the first look's floor, 45 pixels of a 1280-pixel frame: none of them
+    monkeypatch.setattr(finders, "ZOOM_MIN_LENGTH", segment.MIN_LENGTH_FRACTION)
+    assert read_right(read_cards(image, reader)) == [False] * 3
+
+
+def test_rough_quads_bound_a_cards_length_by_the_frame_it_was_cut_from() -> None:
+    """A card 20x14 map pixels in the maps of a part of a frame (a 160x100 map at 0.5): a
+    card at the part's own scale (from 3.5% of its 160 pixels), too small for a frame 2,000
+    pixels long (3.5% of its 1,000 map pixels is 35), and a card again from 1.5% of that
+    frame (15 map pixels)."""
+    card, core = np.zeros((100, 160), np.float32), np.zeros((100, 160), np.float32)
+    card[40:54, 70:90] = 0.99
+    core[43:51, 74:86] = 0.97
+    maps = CardMaps(card, core, 0.5, 0.5)
+    assert len(segment.rough_quads(maps)) == 1
+    assert len(segment.rough_quads(maps, frame_side=2000)) == 0
+    assert len(segment.rough_quads(maps, frame_side=2000, min_length=0.015)) == 1
 
 
 def test_card_cover_is_the_mean_card_probability_under_a_frame_quad() -> None:

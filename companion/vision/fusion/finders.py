@@ -47,6 +47,25 @@ ZOOM_GAIN = 1.3
 # 64, 1 playing card and 4 animal cards fewer, and 2 ms more per frame in doubt on average.
 ZOOM_CONTEXT = 32
 
+# The second look outlines cards from this fraction of the whole frame's long side (26
+# pixels of a 1280x720 frame; the first look's floor is `segment.MIN_LENGTH_FRACTION`,
+# 45 pixels). Until 2026-12-02 its floor was the first look's fraction of the part looked
+# at, so the wider the unexplained part, the bigger a card had to be: on a tuning table
+# (animals, 4,800,019) three 38-pixel cards were outlined in a part 739 pixels wide and
+# not in one 1,084 wide, which a few pixels of text drawn otherwise elsewhere (OpenCV 5.1's
+# rendering of the same table) made of it. Measured on tuning tables rendered by OpenCV 5.0
+# and by 5.1 (cards right; wrong game ranks, game cards on no card and phantoms unchanged
+# on each): animals 300 from 4,800,000: 4,334 -> 4,335 and 4,331 -> 4,335 of 4,364; 300
+# from 4,800,300: 4,356 -> 4,356 and 4,356 -> 4,357 of 4,381; playing cards 300 from
+# 4,200,000: 4,340 -> 4,341 and 4,343 -> 4,344 of 4,372; 300 from 4,200,300: 4,318 ->
+# 4,320 and 4,319 -> 4,322 of 4,349; 100 tables with jokers (4,900,000+) 558 -> 559 of 571
+# faces; 150 empty tables (6,100,000+) none either way; 120 heaps (3,100,000+), 100 tables
+# of designed backs (4,100,000+) and the real train split at every turn unchanged. The
+# same from 0.015 to 0.02; at 0.025 one animal card fewer on the second set, at 0.035
+# (the first look's) 12 to 14 cards fewer a set. Time per frame the same (200 tuning
+# tables read both ways in one process: median ratio 0.996).
+ZOOM_MIN_LENGTH = 0.02
+
 
 def find_candidates(image: np.ndarray, model: Path = MODEL) -> Candidates:
     """Both finders' quads for `image` (BGR or grey uint8), in `detect.find_cards`' form;
@@ -79,7 +98,8 @@ def zoomed(colour: np.ndarray, found: Candidates, kept: list[CardReading]) -> Ca
     fx1 = min(colour.shape[1], int(np.ceil(x1 / sx)))
     fy1 = min(colour.shape[0], int(np.ceil(y1 / sy)))
     part = np.ascontiguousarray(colour[fy0:fy1, fx0:fx1])
-    rough = rough_quads(card_maps(part, net_input(part, round(ZOOM * max(part.shape[:2])))))
+    maps = card_maps(part, net_input(part, round(ZOOM * max(part.shape[:2]))))
+    rough = rough_quads(maps, max(colour.shape[:2]), ZOOM_MIN_LENGTH)
     if not len(rough):
         return found
     offset = np.float32([fx0, fy0])
