@@ -19,8 +19,8 @@ Figures (targets from issue 3):
   game cards reported as another game card, its rank or its suit wrong (target: at least
   97% right, never a non-game card as a game rank; a wrong suit is the wrong player).
   The labels box only the visible part of a card; a reading matches a label by its box
-  inside the photo or by the box of its part no other reading covers (`_shown_boxes`: a
-  card read from its corner index alone is reported whole, under the card that covers
+  inside the photo or by the pixels of its part no other reading covers (`_shown_parts`:
+  a card read from its corner index alone is reported whole, under the card that covers
   it); pairs are taken best first, those where the reading names the labelled card
   before the others (`match_cards`).
 - with `--heaps N`: N held-out close-up heaps of 2 to 5 playing cards (as the real photos
