@@ -6,11 +6,12 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.cli import bench as bench_cli
 from companion.cli import main
 from companion.vision.bench.backs import ENROLLED_BACK_SEED
-from companion.vision.bench.real_photos import match_labels, turned_photo
+from companion.vision.bench.real_photos import match_labels, shaken_photo, turned_photo
 from companion.vision.bench.scenes import DESIGN_SEED, EMPTY_SEED, HEAP_SEED, HELD_OUT_SEED
 from companion.vision.bench.tallies import HeapTally, Tally
 from companion.vision.synth.art.text_engine import draws_reference_text
@@ -328,6 +329,27 @@ def test_vision_bench_reads_labelled_photos_turned(tmp_path, capsys):
     for turn in (90, 270):
         real = figures[f"real photos, turned {turn}"]
         assert (real["turned"], real["game cards right"]) == (f"{turn} degrees", "3/3")
+    # shaken first: the same photo, smeared by a camera shake
+    assert main(["bench", "vision", *args, "--real-blur", "3"]) == 0
+    real = json.loads(capsys.readouterr().out)["real photos, shaken 3 px"]
+    assert (real["shaken"], real["game cards right"]) == ("3 px", "3/3")
+
+
+@pytest.mark.parametrize("length", ["1", "-2", "80", "six"])
+def test_a_shake_out_of_range_is_refused_with_what_was_expected(length, capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bench", "vision", "--scenes", "0", "--real-blur", length])
+    assert exit_info.value.code == 2
+    assert "expected" in capsys.readouterr().err
+
+
+def test_a_shaken_photo_is_smeared_alike_each_time_and_each_photo_its_own_way() -> None:
+    image = np.zeros((60, 80, 3), np.uint8)
+    image[28:32, 38:42] = 255  # a dot: its smear shows the shake's direction
+    once, again = shaken_photo(image, 9, 0), shaken_photo(image, 9, 0)
+    assert once.shape == image.shape and np.array_equal(once, again)
+    assert not np.array_equal(once, image)
+    assert not np.array_equal(once, shaken_photo(image, 9, 1))  # the next photo: 37 degrees on
 
 
 def _box(corners: np.ndarray) -> list[float]:

@@ -22,7 +22,9 @@ Figures (targets from issue 3):
   inside the photo or by the pixels of its part no other reading covers (`_shown_parts`:
   a card read from its corner index alone is reported whole, under the card that covers
   it); pairs are taken best first, those where the reading names the labelled card
-  before the others (`match_cards`).
+  before the others (`match_cards`). `--real-turn` turns the photos first (cards face
+  every side of a table), `--real-blur PIXELS` smears them as a camera shake that long
+  (`shaken_photo`: the issue names motion blur among a real table's conditions).
 - with `--heaps N`: N held-out close-up heaps of 2 to 5 playing cards (as the real photos
   show them: `random_scene(..., layout="pile")`), each face whose corner index is in
   sight counted: read right or not, and game cards read where no such card lies or as
@@ -168,12 +170,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(--real-turn 0 90 180 270) give one set of figures each",
     )
     parser.add_argument(
+        "--real-blur",
+        type=_blur_length,
+        default=0.0,
+        metavar="PIXELS",
+        help="smear the real photos first by a camera shake this many pixels long, its "
+        "direction turning from photo to photo (0, the default: none)",
+    )
+    parser.add_argument(
         "--finder",
         choices=FINDERS,
         default="both",
         help="which card finder to measure: both (the default), edges or learned",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def _blur_length(text: str) -> float:
+    """`--real-blur`'s value: a length in pixels, 0 or from 1.5 (a shorter smear moves no
+    pixel) up to 50."""
+    try:
+        length = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a length in pixels, got {text!r}") from None
+    if not (length == 0 or 1.5 <= length <= 50):
+        raise argparse.ArgumentTypeError(f"expected 0, or 1.5 to 50 pixels, got {text}")
+    return length
 
 
 def main(args: argparse.Namespace) -> int:
@@ -259,8 +281,10 @@ def main(args: argparse.Namespace) -> int:
         try:
             for turn in args.real_turn:
                 key = "real photos" if len(args.real_turn) == 1 else f"real photos, turned {turn}"
+                if args.real_blur:
+                    key += f", shaken {args.real_blur:g} px"
                 figures[key] = real_photo_figures(
-                    Path(args.real_photos), args.real_split, args.finder, turn
+                    Path(args.real_photos), args.real_split, args.finder, turn, args.real_blur
                 )
         except (OSError, ValueError, KeyError) as err:
             print(f"companion bench vision: cannot use {args.real_photos}: {err}", file=sys.stderr)

@@ -17,25 +17,31 @@ from .timing import timed_read
 
 TURNS = (0, 90, 180, 270)  # degrees the real photos may be turned by (`--real-turn`)
 GAME_RANK_TEXT = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5}
+# `--real-blur`: the direction of a photo's shake turns by this many degrees from one photo
+# of the manifest to the next (a step that visits every direction before it repeats one).
+SHAKE_TURN = 37
 
 
 def real_photo_figures(
-    folder: Path, split: str, finder: str = "both", turn: int = 0
+    folder: Path, split: str, finder: str = "both", turn: int = 0, blur: float = 0.0
 ) -> dict[str, object]:
     """Find and read the labelled cards of real photos (edje-aces layout), each turned
-    clockwise by `turn` degrees first (`turned_photo`)."""
+    clockwise by `turn` degrees first (`turned_photo`), and smeared by a camera shake
+    `blur` pixels long where it is not 0 (`shaken_photo`)."""
     from companion.cli.detect import read_image
 
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     c = Counter()
     times: list[float] = []
-    for entry in manifest["images"]:
+    for index, entry in enumerate(manifest["images"]):
         if split != "all" and entry["split"] != split:
             continue
         image = read_image(str(folder / entry["file"]))
         if image is None:
             raise ValueError(f"cannot read {entry['file']}")
         image, cards = turned_photo(image, entry["cards"], turn)
+        if blur:
+            image = shaken_photo(image, blur, index)
         readings, _ = timed_read("playing-cards", image, times, finder)
         matches = match_cards(cards, readings, image.shape[:2])
         c["images"] += 1
@@ -56,9 +62,11 @@ def real_photo_figures(
             c["game cards right"] += bool(right and rank)
         c["unmatched readings"] += len(readings) - sum(m is not None for m in matches)
     cards = max(1, c["cards"])
+    shaken = {"shaken": f"{blur:g} px"} if blur else {}
     return {
         "split": split,
         "turned": f"{turn} degrees",
+        **shaken,
         "images": c["images"],
         "cards": c["cards"],
         "found": c["cards"] - c["missed"],
@@ -85,6 +93,15 @@ def turned_photo(
             x0, y0, x1, y1 = card["box"]
             card["box"] = [height - y1, x0, height - y0, x1]
     return image, turned
+
+
+def shaken_photo(image: np.ndarray, length: float, index: int) -> np.ndarray:
+    """`image` smeared as by a camera shake `length` pixels long (the renderer's motion
+    blur), its direction `SHAKE_TURN` degrees further on for each photo of the manifest
+    (`index`): the same photo is always shaken alike, and the photos every way."""
+    from companion.vision.synth.camera import motion_kernel
+
+    return cv2.filter2D(image, -1, motion_kernel(length, index * SHAKE_TURN % 180))
 
 
 def match_cards(
