@@ -57,7 +57,6 @@ INDEX_FAR = 0.3
 # playing tables lay their face-down cards as jokers, of editions drawn from JOKER_EDITIONS
 # on (the benchmark's held-out jokers are editions 500..599, the tuning ones below).
 JOKER_RATE = 0.3
-JOKER_EDITIONS = 1000
 # How a sample is cut from its picture along a quad: `features.rectify_cards` (the corner
 # reader's READ_SIZE card) or `features.whole_views_of` (the whole-card reader's view).
 Cut = Callable[[np.ndarray, Sequence[np.ndarray]], np.ndarray]
