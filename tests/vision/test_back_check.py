@@ -101,3 +101,30 @@ def test_an_enrolled_back_its_own_net_misses_is_seen_by_the_net_for_backs() -> N
     assert not kept.deck.any_backs and kept.any_backs_check is None and kept.final is kept.check
     with pytest.raises(ValueError, match="built in"):
         choose_finder(load_deck("playing-cards"), back, tables=1)
+
+
+@pytest.mark.parametrize(
+    ("own", "other", "any_backs"),
+    [
+        (75, 79, True),  # the other net sees enough, its own does not
+        (75, 76, True),
+        (70, 74, False),  # neither enough, and less than ANY_BACKS_GAIN apart
+        (60, 70, True),  # ANY_BACKS_GAIN more, though not enough
+        (74, 74, False),  # no more than its own
+    ],
+)
+def test_the_net_for_backs_is_chosen_where_it_sees_enough_or_clearly_more(
+    monkeypatch, own: int, other: int, any_backs: bool
+) -> None:
+    """`choose_finder` on checks of 79 face-down cards: the net for backs of any design
+    sees the deck's frames where its own net misses its back (under SEEN_ENOUGH) and the
+    other sees ANY_BACKS_GAIN more, or sees enough and more than its own."""
+    from companion.vision import back_check
+
+    def check(deck, back, tables):
+        return BackCheck(other if deck.any_backs else own, 79, tables)
+
+    monkeypatch.setattr(back_check, "check_back", check)
+    demo = load_deck("demo-animals")
+    choice = choose_finder(demo, demo.templates["back"][0])
+    assert choice.deck.any_backs is any_backs
