@@ -53,6 +53,16 @@ OTHER_FACE_SEEN = 0.4
 NO_CARD_SEEN = 0.8
 # The whole face's suit, from this probability, vetoes a game rank of another suit.
 SUIT_DISSENT = 0.5
+# The whole face's rank, another face from this probability, vetoes the corners' game rank:
+# the pips are big, an index small, and a shake smears an "A" into a "2". Found with
+# `companion bench vision --real-blur 6` on the real train split: the Ace of hearts of
+# IMG_2587, both corners read as a 2 (0.97, 0.95), the whole face an Ace (0.97), was read
+# as the 2 of hearts. Measured on the train split (tuning data): shaken by 6 px, 157 ->
+# 158 of 195 cards right, Aces 78 -> 79 of 92, game cards read as another 4 -> 3 (at 90
+# degrees unchanged); unshaken at every turn and shaken by 3 px unchanged; 600 playing
+# tuning tables (4,200,000+, 4,200,300+), 120 heaps (3,100,000+), 100 tables of designed
+# backs (4,100,000+) and 100 with jokers (4,900,000+) unchanged. The same from 0.7.
+RANK_DISSENT = 0.9
 # The whole face leads (`_led_by_whole_face`) from these probabilities of its game rank and
 # its suit, when a corner gives that rank at least CORNER_SUPPORT. Measured through the
 # default pipeline on rendered tuning scenes (60 from seed 950,000, 100 from 960,000): it
@@ -123,7 +133,8 @@ def _combine_views(
     photo IMG_2648; with this rule 2 phantom Aces of the train split's 15 stray readings
     are gone, and nothing read right is lost there nor on 200 tuning scenes).
     Where the whole face shows a face, its suit must not speak against the chosen one
-    (`SUIT_DISSENT`): spades and clubs are hard to tell on a small index, not on the pips.
+    (`SUIT_DISSENT`): spades and clubs are hard to tell on a small index, not on the pips;
+    nor, sure of it, another face (`RANK_DISSENT`): a shaken "A" reads as a "2".
     Two corners that read different faces (beyond a sure corner against an unsure game
     rank) are two cards under one quad (a finder's merge), or one blurred index read two
     ways: only a whole face that leads may then name a game rank. Two corners sure of two
@@ -161,6 +172,8 @@ def _combine_views(
             return led or (k, 0.5 * p, suits)
     if k + 1 in GAME_RANKS and seen < BACK_CLASS and _suit_dissents(whole_suit, suits):
         return k, 0.5 * p, suits  # the pips' suit speaks against the corners'
+    if k + 1 in GAME_RANKS and _rank_dissents(whole_rank, k):
+        return k, 0.5 * p, suits  # the pips' count speaks against the corners'
     if k == BACK_CLASS or _names_game_card(k, p, suits):
         return k, p, suits
     return _whole_face_lead(rank_p, whole_rank, whole_suit, suits, p) or (k, p, suits)
@@ -224,6 +237,12 @@ def _suits_conflict(suit_p: np.ndarray) -> bool:
 def _suit_dissents(whole_suit: np.ndarray, suits: np.ndarray) -> bool:
     """Whether the whole face reads, at SUIT_DISSENT or more, another suit than `suits`."""
     return whole_suit.max() >= SUIT_DISSENT and whole_suit.argmax() != suits.argmax()
+
+
+def _rank_dissents(whole_rank: np.ndarray, k: int) -> bool:
+    """Whether the whole face reads, at RANK_DISSENT or more, a face other than class `k`."""
+    seen = int(whole_rank.argmax())
+    return seen != k and seen < BACK_CLASS and whole_rank[seen] >= RANK_DISSENT
 
 
 def _led_by_whole_face(

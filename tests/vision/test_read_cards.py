@@ -208,6 +208,7 @@ def _views(
         (((4, 0.5), (4, 0.5)), (4, 0.5), None),  # unsure everywhere
         (((5, 0.95), (5, 0.95)), None, None),  # a six
         (((2, 0.95), (2, 0.95)), (4, 0.95), None),  # the face's five pips against two 3s
+        (((1, 0.97), (1, 0.95)), (0, 0.97), None),  # a shaken Ace: its indices read as 2s
         (((2, 0.45), (14, 0.4)), (2, 0.97), 3),  # a blurred index: the pips lead
         (((2, 0.1), (14, 0.8)), (2, 0.97), None),  # ... only with a corner's support
     ],
