@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -152,7 +153,7 @@ def match_labels(
         (score, label, reading)
         for label, truth in enumerate(labels)
         for reading, shown in enumerate(parts)
-        if (score := _cover_score(truth, *shown)) is not None
+        if (score := _cover_score(truth, shown)) is not None
     ]
     passes = [pairs]
     if reads_right is not None:
@@ -167,50 +168,63 @@ def match_labels(
     return matches
 
 
-def _shown_parts(
-    quads: Sequence[np.ndarray], shape: tuple[int, int]
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Per reading, two masks of the picture: its quad, and the part of it no other
-    reading covers. The labels box only the visible part of a card, and a card read from
-    its corner index alone is reported whole, as if the card over it were not there."""
+@dataclass(frozen=True)
+class _Shown:
+    """What a reading offers to stand for a label (`_shown_parts`): its quad's box inside
+    the picture (x0, y0, x1, y1), and the part of the quad no other reading covers, as a
+    mask of the picture and its count of pixels."""
+
+    box: tuple[float, float, float, float]
+    own: np.ndarray
+    own_area: int
+
+
+def _shown_parts(quads: Sequence[np.ndarray], shape: tuple[int, int]) -> list[_Shown | None]:
+    """Per reading, what it shows (`_Shown`), None where its quad lies outside the
+    picture. The labels box only the visible part of a card, and a card read from its
+    corner index alone is reported whole, as if the card over it were not there."""
     wholes = []
     for quad in quads:
         mask = np.zeros(shape, np.uint8)
         cv2.fillConvexPoly(mask, np.round(quad * 4).astype(np.int32), 1, cv2.LINE_8, 2)
         wholes.append(mask)
-    parts = []
+    parts: list[_Shown | None] = []
     for index, whole in enumerate(wholes):
+        box = _mask_box(whole)
+        if box is None:
+            parts.append(None)
+            continue
         own = whole.copy()
         for other, covering in enumerate(wholes):
             if other != index:
                 own[covering > 0] = 0
-        parts.append((whole, own))
+        parts.append(_Shown(box, own, np.count_nonzero(own)))
     return parts
 
 
-def _cover_score(truth: Sequence[float], whole: np.ndarray, own: np.ndarray) -> float | None:
-    """How well a reading (its quad's mask `whole`, and `own`, the part of it no other
-    reading covers: `_shown_parts`) stands for a labelled box, None where it does not:
-    the quad's box must cover 0.7 of the labelled box (which boxes the card's visible
-    part, inside the card), and 0.4 of the quad's box, or of its own part's pixels, must
-    lie in the labelled box (a quad over two cards is neither's). The own part counts in
-    pixels: its box took in slivers of the card's corners that stick out from under a
-    card turned otherwise (the real train photos IMG_2617 and IMG_2664, an Ace of hearts
-    read whole under a 9 and under a Jack, its part in sight left unmatched)."""
-    box = _mask_box(whole)
-    if box is None:
+def _cover_score(truth: Sequence[float], shown: _Shown | None) -> float | None:
+    """How well a reading (what it shows: `_shown_parts`) stands for a labelled box, None
+    where it does not: the quad's box must cover 0.7 of the labelled box (which boxes the
+    card's visible part, inside the card), and 0.4 of the quad's box, or of its own
+    part's pixels, must lie in the labelled box (a quad over two cards is neither's). The
+    own part counts in pixels: its box took in slivers of the card's corners that stick
+    out from under a card turned otherwise (the real train photos IMG_2617 and IMG_2664,
+    an Ace of hearts read whole under a 9 and under a Jack, its part in sight left
+    unmatched)."""
+    if shown is None:
         return None
     tx0, ty0, tx1, ty1 = truth
-    x0, y0, x1, y1 = box
+    x0, y0, x1, y1 = shown.box
     inter = max(0.0, min(x1, tx1) - max(x0, tx0)) * max(0.0, min(y1, ty1) - max(y0, ty0))
     covered = inter / max(1.0, (tx1 - tx0) * (ty1 - ty0))
     if covered < 0.7:
         return None
-    height, width = own.shape
+    height, width = shown.own.shape
     ix0, iy0 = max(0, round(tx0)), max(0, round(ty0))
     ix1, iy1 = min(width, round(tx1)), min(height, round(ty1))
-    own_area = np.count_nonzero(own)
-    own_inside = np.count_nonzero(own[iy0:iy1, ix0:ix1]) / own_area if own_area else 0.0
+    own_inside = (
+        np.count_nonzero(shown.own[iy0:iy1, ix0:ix1]) / shown.own_area if shown.own_area else 0.0
+    )
     inside = max(inter / max(1.0, (x1 - x0) * (y1 - y0)), own_inside)
     return min(covered, inside / 0.6) if inside >= 0.4 else None
 
