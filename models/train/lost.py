@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.vision.bench.scenes import ANIMAL_SEED_OFFSET, HELD_OUT_SEED, synthetic_scenes
+from companion.vision.bench.scenes import HELD_OUT_SEED, seed_offset, synthetic_scenes
 from companion.vision.bench.tallies import MIN_CARD_LENGTH, VISIBLE, match_truths, reads_truth
 from companion.vision.bench.timing import IN_DOUBT_STAGE, pipeline_for
 from companion.vision.geometry import quad_iou, quad_long_side
@@ -81,8 +81,9 @@ def lost_cards(deck: str, tables: int, first: int | None = None) -> Iterator[Los
         )
     pipeline = pipeline_for(deck, "both")
     reader = CardReader(pipeline.deck)  # the pipeline's own, read from true outlines
-    offset = 0 if deck == "playing-cards" else ANIMAL_SEED_OFFSET
-    for index, (image, truths) in enumerate(synthetic_scenes(deck, tables, first - offset)):
+    # FIRST_TABLES are the tables' own seeds: `synthetic_scenes` adds the deck's offset
+    scenes = synthetic_scenes(deck, tables, first - seed_offset(deck))
+    for index, (image, truths) in enumerate(scenes):
         with counting() as spent:  # which stages ran: the edge finder only in doubt
             readings = pipeline.read(image)
         for truth, best in zip(truths, match_truths(readings, truths), strict=True):

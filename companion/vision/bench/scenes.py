@@ -26,13 +26,18 @@ DESIGN_FACE_UP_RATE = 0.4  # tables of designed backs: most cards face down
 ANIMAL_SEED_OFFSET = 500_000
 
 
+def seed_offset(deck: str) -> int:
+    """How much further on than `first_seed` `synthetic_scenes` seeds `deck`'s tables."""
+    return 0 if deck == "playing-cards" else ANIMAL_SEED_OFFSET
+
+
 def synthetic_scenes(deck: str, count: int, first_seed: int) -> Iterator[tuple[np.ndarray, list]]:
     """`count` 1280x720 scenes of 15 cards of `deck`, with their truths, seeded from
     `first_seed` (the benchmark's from HELD_OUT_SEED; an animal deck's ANIMAL_SEED_OFFSET
     further on)."""
     from companion.vision.synth import random_scene, render_scene
 
-    offset = 0 if deck == "playing-cards" else ANIMAL_SEED_OFFSET
+    offset = seed_offset(deck)
     edition = ANIMAL_EDITION if deck == "animals" else None
     for index in range(count):
         rng = np.random.default_rng(first_seed + offset + index)
