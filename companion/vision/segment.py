@@ -248,9 +248,9 @@ def rough_quads(
     the long side of the whole frame that picture was cut from (by default the picture's
     own), so that a closer look at part of a frame bounds cards as the frame does, however
     wide the part."""
-    scale = max(maps.sx, maps.sy)
-    long_side = max(maps.card.shape) if frame_side is None else frame_side * scale
-    quads = _blob_quads(maps.card, maps.core, long_side, min_length)
+    long_side = max(maps.card.shape) if frame_side is None else frame_side * max(maps.sx, maps.sy)
+    lengths = (min_length * long_side, MAX_LENGTH_FRACTION * long_side)
+    quads = _blob_quads(maps.card, maps.core, lengths)
     if not len(quads):
         return quads
     return maps.to_frame(quads)
@@ -274,20 +274,18 @@ def part_rectangles(maps: CardMaps, mask: np.ndarray, min_area: int) -> list[np.
     return rectangles
 
 
-def _blob_quads(
-    card: np.ndarray, core: np.ndarray, long_side: float, min_length: float
-) -> np.ndarray:
-    """One rectangle per card core, grown back over the card pixels nearest to it; cards
-    are bounded in length by fractions of `long_side` (the frame's, in map pixels)."""
+def _blob_quads(card: np.ndarray, core: np.ndarray, lengths: tuple[float, float]) -> np.ndarray:
+    """One rectangle per card core, grown back over the card pixels nearest to it, of a
+    length within `lengths` (least, most: map pixels)."""
     # Seeds: the surest core pixels. Two touching cards' cores may meet in a thin bridge
     # of doubtful pixels; their surest parts stay apart.
     seeds = (core > SEED_LEVEL).astype(np.uint8)
-    labels, quads = _grown_quads(card, seeds, long_side, min_length)
+    labels, quads = _grown_quads(card, seeds, lengths)
     failed = [index for index, quad in enumerate(quads, start=1) if quad is None]
     split = _split_bridged(seeds, labels, failed, core) if failed else None
     if split is not None:
         # Grown again with the bridged seeds split; only their parts' quads are new.
-        parts, again = _grown_quads(card, split, long_side, min_length)
+        parts, again = _grown_quads(card, split, lengths)
         for index, quad in enumerate(again, start=1):
             if quad is not None and labels[parts == index][0] in failed:
                 quads.append(quad)
@@ -298,10 +296,10 @@ def _blob_quads(
 
 
 def _grown_quads(
-    card: np.ndarray, seeds: np.ndarray, long_side: float, min_length: float
+    card: np.ndarray, seeds: np.ndarray, lengths: tuple[float, float]
 ) -> tuple[np.ndarray, list]:
     """The seeds' labels, and per seed (label 1, 2, ...) its grown blob's rectangle, or
-    None where the blob is no card's shape."""
+    None where the blob is no card's shape (its length outside `lengths`, map pixels)."""
     count, labels, stats, _ = _seed_components(seeds)
     if count <= 1:
         return labels, []
@@ -315,7 +313,7 @@ def _grown_quads(
     to_core = np.zeros(int(nearest.max()) + 1, np.int32)
     to_core[nearest[inside]] = labels[inside]
     card_mask = card > CARD_LEVEL
-    min_len, max_len = min_length * long_side, MAX_LENGTH_FRACTION * long_side
+    min_len, max_len = lengths
     quads: list[np.ndarray | None] = []
     for index in range(1, count):
         quads.append(None)
