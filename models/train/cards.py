@@ -35,7 +35,7 @@ from .card_samples import (
     scene_cards,
     synthetic_cards,
 )
-from .real_photos import load_real_cards, real_card_samples
+from .real_photos import RealCard, load_real_cards, real_card_samples, shaken_photos
 from .speed_graph import rewrite
 
 Samples = tuple[np.ndarray, np.ndarray, np.ndarray]  # views, rank classes, suit classes
@@ -437,6 +437,57 @@ def designed_samples(cut: Cut = rectify_cards) -> dict[str, Samples]:
         "things-train": synthetic_cards(3000, 6, cut, plain_thing_art),
         "designed-heldout": found_cards(100, 10_760, cut=cut, **DESIGNED_TABLES),
     }
+
+
+def shaken_tune(out: Path, init: Path, epochs: int = 3, real_copies: int = 24) -> None:
+    """The corner reader `init` fine-tuned on the real train split shaken (`shaken_views`),
+    with what keeps the fourth stage (`designed_samples`, `_earlier_sets` with 1,000
+    found-quad scenes); held out: the real test split shaken alike. One-cycle lr 3e-4,
+    batch 128, two threads: about 8 minutes, 4.5 of them rendering. Measured, not
+    shipped (models/README.md, the corner reader's "Shaken real indices")."""
+    torch.manual_seed(0)
+    torch.set_num_threads(2)
+    t0 = time.time()
+    photos = load_real_cards()
+    sets = {name: _views(*samples) for name, samples in designed_samples().items()}
+    sets |= {
+        "real-shaken-train": shaken_views(photos, "train", 12, 871),
+        "real-shaken-heldout": shaken_views(photos, "test", 4, 10_871),
+    }
+    _fine_tune(out, init, sets | _earlier_sets(1000, real_copies), epochs, 3e-4, t0)
+
+
+def index_shaken_tune(out: Path, init: Path, epochs: int = 3, real_copies: int = 24) -> None:
+    """The index reader `init` fine-tuned on the real train split shaken (`shaken_views`),
+    with what keeps its first stage (`index_tune`'s sets: 600 hit scenes, `_earlier_sets`
+    with 800 found-quad scenes); held out: 150 more hit scenes, the found-quad scenes and
+    the real test split shaken alike. One-cycle lr 3e-4, batch 128, two threads: about
+    12 minutes, 3.5 of them rendering. Why: models/README.md, the index reader's "Second
+    stage"."""
+    from .card_samples import index_hit_views
+
+    torch.manual_seed(0)
+    torch.set_num_threads(2)
+    t0 = time.time()
+    photos = load_real_cards()
+    earlier = _earlier_sets(800, real_copies)
+    sets = {"hits-train": index_hit_views(600, 720)}
+    sets |= {k: v for k, v in earlier.items() if k.endswith("-train")}
+    sets |= {"real-shaken-train": shaken_views(photos, "train", 12, 871)}
+    sets |= {"hits-heldout": index_hit_views(150, 10_720)}
+    sets |= {k: v for k, v in earlier.items() if not k.endswith("-train")}
+    sets |= {"real-shaken-heldout": shaken_views(photos, "test", 4, 10_871)}
+    _fine_tune(out, init, sets, epochs, max_lr=3e-4, started=t0)
+
+
+def shaken_views(
+    photos: Sequence[tuple[np.ndarray, list[RealCard]]], split: str, shakes: int, seed: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Corner views of one split's real cards, each photo shaken `shakes` times
+    (`real_photos.shaken_photos`), each card cut twice along its jittered quad, and a
+    card-sized patch of each shaken photo's background as "none"."""
+    shaken = shaken_photos([p for p in photos if p[1] and p[1][0].split == split], shakes, seed)
+    return _views(*real_card_samples(shaken, split, 2, seed))
 
 
 def index_tune(

@@ -10,6 +10,7 @@ that every crop used for training or measuring shows a whole card.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -146,7 +147,7 @@ def _background_quad(
 
 
 def real_card_samples(
-    photos: list[tuple[np.ndarray, list[RealCard]]],
+    photos: Iterable[tuple[np.ndarray, list[RealCard]]],
     split: str,
     copies: int,
     seed: int,
@@ -187,3 +188,25 @@ def real_card_samples(
                     ranks.append(NONE_CLASS)
                     suit_ids.append(NO_SUIT)
     return np.stack(cards), np.array(ranks, np.int64), np.array(suit_ids, np.int64)
+
+
+SHAKE_LENGTHS = (2.0, 10.0)  # pixels: the camera shakes `shaken_photos` draws
+
+
+def shaken_photos(
+    photos: Iterable[tuple[np.ndarray, list[RealCard]]], shakes: int, seed: int
+) -> Iterator[tuple[np.ndarray, list[RealCard]]]:
+    """Every photo `shakes` times, each smeared by a camera shake of its own (a length in
+    SHAKE_LENGTHS, any direction: the renderer's `motion_kernel`), its cards as labelled.
+
+    Why: shaken by 6 px (`companion bench vision --real-blur 6`), the real photos' Aces
+    read as a 2 or a 3 in the corners while the whole face still reads the Ace, and a
+    reader taught the renderer's shaken indices read them no better: a real index smears
+    otherwise than a rendered one. A generator: a photo's shakes are made one at a time."""
+    from companion.vision.synth.camera import motion_kernel
+
+    rng = np.random.default_rng(seed)
+    for image, cards in photos:
+        for _ in range(shakes):
+            kernel = motion_kernel(rng.uniform(*SHAKE_LENGTHS), rng.uniform(0.0, 180.0))
+            yield cv2.filter2D(image, -1, kernel), cards

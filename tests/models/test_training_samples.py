@@ -149,3 +149,25 @@ def test_a_hit_is_its_index_card_near_it_none_far_from_any_and_left_out_between(
     assert _hit_label(hit(middle + 60), visible) == (NONE_CLASS, NO_SUIT)
     turned = np.roll(quad, 1, axis=0)  # the hit frames the index sideways
     assert _hit_label(IndexHit(turned, middle, 0.9), visible) is None
+
+
+def test_shaken_photos_smear_each_photo_as_often_as_asked_and_keep_its_cards() -> None:
+    """The real photos shaken for the index reader's second stage: every photo `shakes`
+    times, each shake of its own, the labels untouched; the cards then cut as from the
+    photo itself (two views a card, a background patch as none)."""
+    from models.train.real_photos import RealCard, real_card_samples, shaken_photos
+
+    photo = np.full((300, 400, 3), 60, np.uint8)
+    photo[100:240, 150:250] = 235  # a white card, 100 x 140
+    photo[110:130, 160:172] = 20  # its index
+    corners = np.array([[150, 100], [250, 100], [250, 240], [150, 240]], np.float32)
+    card = RealCard("train_x.jpg", "train", 1, "spades", (150, 100, 250, 240), corners)
+    shaken = list(shaken_photos([(photo, [card])], shakes=3, seed=1))
+    assert len(shaken) == 3 and all(cards == [card] for _, cards in shaken)
+    smears = [image for image, _ in shaken]
+    assert all(not np.array_equal(image, photo) for image in smears)
+    assert not np.array_equal(smears[0], smears[1])  # each shake its own
+    views, ranks, suits = real_card_samples(shaken, "train", 2, seed=1)
+    assert views.shape[1:] == (READ_SIZE[1], READ_SIZE[0], 3)
+    assert (ranks == 0).sum() == 6 and (suits[ranks == 0] == 3).all()  # Ace of spades
+    assert set(ranks.tolist()) <= {0, NONE_CLASS}
