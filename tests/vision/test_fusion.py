@@ -580,6 +580,24 @@ def test_one_index_read_from_several_hits_stands_as_surely_as_the_surest():
     assert got[1].corners is right_size.quad and got[1].confidence == 0.98
 
 
+def test_one_index_read_in_two_suits_stands_once_in_the_surer_one():
+    """IMG_2667 shaken by 6 px: its Ace of clubs read at 1.0 from one hit and as the Ace
+    of spades at 0.56 from another on the same index; one card stands, the clubs. Two Aces
+    lying one over the other, their indices apart (IMG_2682), both stand."""
+    ace = card_at(100, 100, 100, 140)
+    hit = index_hit(ace)
+    nudged = IndexHit(hit.quad + 6, hit.centre + 6, 0.9)
+    clubs = replace(reading(hit.quad, "A of clubs", 1.0, rank=1), suit="clubs")
+    spades = replace(reading(nudged.quad, "A of spades", 0.56, rank=1), suit="spades")
+    got = index_cards(None, ScriptedIndexReader([spades, clubs]), [nudged, hit], [])
+    assert same(got, [clubs])
+    under = card_at(130, 150, 100, 140)
+    upside_down = np.roll(under, 2, axis=0)  # its index at the far end
+    hearts = reading(upside_down, "A of hearts", 0.99, rank=1)
+    got = index_cards(None, ScriptedIndexReader([clubs, hearts]), [hit, index_hit(upside_down)], [])
+    assert same(got, [clubs, hearts])
+
+
 def read_right(image: np.ndarray, truths: list, label: str) -> bool:
     """Whether the default pipeline reads the playing card `label` of `truths` in `image`,
     on that card (IoU over 0.5), and nowhere else."""
