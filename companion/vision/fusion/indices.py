@@ -238,10 +238,9 @@ class _IndexCard:
 def _one_suit_each(added: list[_IndexCard]) -> list[_IndexCard]:
     """`added` without the game cards that another reads as the same rank in another suit
     from the same index (`_same_index`), more surely: one index read two ways, from two
-    hits.
-    Found on the real train photo IMG_2667 shaken by 6 px (`--real-blur 6`): its Ace of
-    clubs read at 1.0 from one hit and as the Ace of spades at 0.56 from another, two
-    game cards where one lies. The same index, not the same card: two Aces of two
+    hits. Found on the real train photo IMG_2667 shaken by 6 px (`--real-blur 6`): its
+    Ace of clubs read at 1.0 from one hit and as the Ace of spades at 0.56 from another,
+    two game cards where one lies. The same index, not the same card: two Aces of two
     players can lie one over the other (IMG_2682)."""
     return [
         card
