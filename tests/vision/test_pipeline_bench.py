@@ -11,7 +11,12 @@ import pytest
 from companion.cli import bench as bench_cli
 from companion.cli import main
 from companion.vision.bench.backs import ENROLLED_BACK_SEED
-from companion.vision.bench.real_photos import match_labels, shaken_photo, turned_photo
+from companion.vision.bench.real_photos import (
+    match_labels,
+    shaken_photo,
+    turned_photo,
+    webcam_photo,
+)
 from companion.vision.bench.scenes import DESIGN_SEED, EMPTY_SEED, HEAP_SEED, HELD_OUT_SEED
 from companion.vision.bench.tallies import HeapTally, Tally
 from companion.vision.synth.art.text_engine import draws_reference_text
@@ -333,6 +338,10 @@ def test_vision_bench_reads_labelled_photos_turned(tmp_path, capsys):
     assert main(["bench", "vision", *args, "--real-blur", "3"]) == 0
     real = json.loads(capsys.readouterr().out)["real photos, shaken 3 px"]
     assert (real["shaken"], real["game cards right"]) == ("3 px", "3/3")
+    # shrunk first into a webcam's frame, its cards as long as a webcam shows them
+    assert main(["bench", "vision", *args, "--real-card-length", "120"]) == 0
+    real = json.loads(capsys.readouterr().out)["real photos, cards 120 px in a webcam frame"]
+    assert (real["longest card"], real["game cards right"]) == ("120 px in a 1280x720 frame", "3/3")
 
 
 @pytest.mark.parametrize("length", ["1", "-2", "80", "six"])
@@ -341,6 +350,38 @@ def test_a_shake_out_of_range_is_refused_with_what_was_expected(length, capsys) 
         main(["bench", "vision", "--scenes", "0", "--real-blur", length])
     assert exit_info.value.code == 2
     assert "expected" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("length", ["10", "-100", "500", "big"])
+def test_a_card_length_out_of_range_is_refused_with_what_was_expected(length, capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bench", "vision", "--scenes", "0", "--real-card-length", length])
+    assert exit_info.value.code == 2
+    assert "expected" in capsys.readouterr().err
+
+
+def test_a_photo_shrunk_into_a_webcam_frame_keeps_its_cards_in_their_boxes() -> None:
+    """`--real-card-length`: the longest labelled card comes out that long, in the middle
+    of a 1280x720 frame of the photo's edge colour, and every box moves with its card."""
+    photo = np.full((400, 300, 3), (40, 90, 140), np.uint8)  # a table
+    photo[100:300, 60:200] = 255  # a card 200 px long
+    photo[20:60, 220:250] = 200  # a strip of another, 40 px
+    cards = [{"box": [60, 100, 200, 300]}, {"box": [220, 20, 250, 60]}]
+    frame, moved = webcam_photo(photo, cards, 100)
+    assert frame.shape == (720, 1280, 3)
+    assert tuple(frame[0, 0]) == tuple(frame[-1, -1]) == (40, 90, 140)
+    x0, y0, x1, y1 = moved[0]["box"]
+    assert y1 - y0 == pytest.approx(100) and x1 - x0 == pytest.approx(70)
+    assert frame[round(y0) + 2 : round(y1) - 2, round(x0) + 2 : round(x1) - 2].min() >= 250
+    x0, y0, x1, y1 = moved[1]["box"]
+    assert frame[round(y0) + 2 : round(y1) - 2, round(x0) + 2 : round(x1) - 2].min() >= 195
+    # a photo whose cards are shorter already is laid in as it is, never enlarged
+    frame, (card,) = webcam_photo(photo, cards[:1], 300)
+    assert card["box"] == [550, 260, 690, 460]
+    assert np.array_equal(frame[260 + 20 : 460 - 20, 550 + 20 : 690 - 20], photo[120:280, 80:180])
+    # a photo larger than the frame is shrunk to fit it, its boxes alike
+    frame, (card,) = webcam_photo(np.repeat(photo, 4, axis=0), [{"box": [0, 0, 10, 100]}], 300)
+    assert frame.shape == (720, 1280, 3) and card["box"] == pytest.approx([572, 0, 576.5, 45])
 
 
 def test_a_shaken_photo_is_smeared_alike_each_time_and_each_photo_its_own_way() -> None:

@@ -24,7 +24,9 @@ Figures (targets from issue 3):
   it); pairs are taken best first, those where the reading names the labelled card
   before the others (`match_cards`). `--real-turn` turns the photos first (cards face
   every side of a table), `--real-blur PIXELS` smears them as a camera shake that long
-  (`shaken_photo`: the issue names motion blur among a real table's conditions).
+  (`shaken_photo`: the issue names motion blur among a real table's conditions), and
+  `--real-card-length PIXELS` shrinks each into a 1280x720 frame so that its longest card
+  is that long (`webcam_photo`): the photos' cards are big, a webcam's are about 100 px.
 - with `--heaps N`: N held-out close-up heaps of 2 to 5 playing cards (as the real photos
   show them: `random_scene(..., layout="pile")`), each face whose corner index is in
   sight counted: read right or not, and game cards read where no such card lies or as
@@ -178,6 +180,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "direction turning from photo to photo (0, the default: none)",
     )
     parser.add_argument(
+        "--real-card-length",
+        type=_card_length,
+        default=0.0,
+        metavar="PIXELS",
+        help="shrink each real photo into a 1280x720 frame so that its longest card is this "
+        "many pixels long, as a webcam over a table shows cards (0, the default: as "
+        "photographed)",
+    )
+    parser.add_argument(
         "--finder",
         choices=FINDERS,
         default="both",
@@ -195,6 +206,18 @@ def _blur_length(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a length in pixels, got {text!r}") from None
     if not (length == 0 or 1.5 <= length <= 50):
         raise argparse.ArgumentTypeError(f"expected 0, or 1.5 to 50 pixels, got {text}")
+    return length
+
+
+def _card_length(text: str) -> float:
+    """`--real-card-length`'s value: 0, or a card length in pixels within the issue's 60 to
+    400 (from 30: smaller cards than the issue asks for may be measured too)."""
+    try:
+        length = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a length in pixels, got {text!r}") from None
+    if not (length == 0 or 30 <= length <= 400):
+        raise argparse.ArgumentTypeError(f"expected 0, or 30 to 400 pixels, got {text}")
     return length
 
 
@@ -281,10 +304,17 @@ def main(args: argparse.Namespace) -> int:
         try:
             for turn in args.real_turn:
                 key = "real photos" if len(args.real_turn) == 1 else f"real photos, turned {turn}"
+                if args.real_card_length:
+                    key += f", cards {args.real_card_length:g} px in a webcam frame"
                 if args.real_blur:
                     key += f", shaken {args.real_blur:g} px"
                 figures[key] = real_photo_figures(
-                    Path(args.real_photos), args.real_split, args.finder, turn, args.real_blur
+                    Path(args.real_photos),
+                    args.real_split,
+                    args.finder,
+                    turn,
+                    args.real_blur,
+                    args.real_card_length,
                 )
         except (OSError, ValueError, KeyError) as err:
             print(f"companion bench vision: cannot use {args.real_photos}: {err}", file=sys.stderr)

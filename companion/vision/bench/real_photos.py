@@ -21,14 +21,26 @@ GAME_RANK_TEXT = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5}
 # `--real-blur`: the direction of a photo's shake turns by this many degrees from one photo
 # of the manifest to the next (a step that visits every direction before it repeats one).
 SHAKE_TURN = 37
+# `--real-card-length`: the photo is shrunk into a webcam's frame of this size, its rest the
+# photo's own edge colour, the seam blended over this many pixels so that the photo's
+# border is no straight step for a finder to take for a card's side.
+WEBCAM_FRAME = (1280, 720)
+SEAM = 12
 
 
 def real_photo_figures(
-    folder: Path, split: str, finder: str = "both", turn: int = 0, blur: float = 0.0
+    folder: Path,
+    split: str,
+    finder: str = "both",
+    turn: int = 0,
+    blur: float = 0.0,
+    card_length: float = 0.0,
 ) -> dict[str, object]:
     """Find and read the labelled cards of real photos (edje-aces layout), each turned
-    clockwise by `turn` degrees first (`turned_photo`), and smeared by a camera shake
-    `blur` pixels long where it is not 0 (`shaken_photo`)."""
+    clockwise by `turn` degrees first (`turned_photo`), shrunk into a webcam's frame so
+    that its longest card is `card_length` pixels long where that is not 0
+    (`webcam_photo`), and smeared by a camera shake `blur` pixels long where it is not 0
+    (`shaken_photo`)."""
     from companion.cli.detect import read_image
 
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
@@ -41,6 +53,8 @@ def real_photo_figures(
         if image is None:
             raise ValueError(f"cannot read {entry['file']}")
         image, cards = turned_photo(image, entry["cards"], turn)
+        if card_length:
+            image, cards = webcam_photo(image, cards, card_length)
         if blur:
             image = shaken_photo(image, blur, index)
         readings, _ = timed_read("playing-cards", image, times, finder)
@@ -64,9 +78,11 @@ def real_photo_figures(
         c["unmatched readings"] += len(readings) - sum(m is not None for m in matches)
     cards = max(1, c["cards"])
     shaken = {"shaken": f"{blur:g} px"} if blur else {}
+    webcam = {"longest card": f"{card_length:g} px in a 1280x720 frame"} if card_length else {}
     return {
         "split": split,
         "turned": f"{turn} degrees",
+        **webcam,
         **shaken,
         "images": c["images"],
         "cards": c["cards"],
@@ -94,6 +110,45 @@ def turned_photo(
             x0, y0, x1, y1 = card["box"]
             card["box"] = [height - y1, x0, height - y0, x1]
     return image, turned
+
+
+def webcam_photo(
+    image: np.ndarray, cards: Sequence[dict], length: float
+) -> tuple[np.ndarray, list[dict]]:
+    """A labelled photo shrunk so that its longest labelled card is `length` pixels long
+    (never enlarged, and shrunk further where it would not fit), laid in the middle of a
+    `WEBCAM_FRAME` whose rest is the photo's edge colour (the median of its border
+    pixels), blended into it over `SEAM` pixels; and its cards' boxes moved with it.
+
+    Why: the photos' cards are 90 to 330 pixels long in pictures of 504 or 960, which the
+    finder's net sees at 320 to 416 pixels, so a card fills a quarter of what it sees. A
+    webcam over a real table shows cards of about 100 pixels in 1280x720, which the net
+    sees at 416: real cards as small as a table shows them."""
+    longest = max(max(c["box"][2] - c["box"][0], c["box"][3] - c["box"][1]) for c in cards)
+    height, width = image.shape[:2]
+    frame_width, frame_height = WEBCAM_FRAME
+    scale = min(1.0, length / max(longest, 1.0), frame_width / width, frame_height / height)
+    small_width = min(frame_width, max(1, round(width * scale)))
+    small_height = min(frame_height, max(1, round(height * scale)))
+    small = cv2.resize(image, (small_width, small_height), interpolation=cv2.INTER_AREA)
+    border = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]])
+    colour = np.median(border, axis=0).astype(np.float32)
+    # how far each pixel lies inside the photo's border, as a weight 0..1 over the seam
+    xs, ys = np.arange(small_width), np.arange(small_height)
+    inside = np.minimum.outer(
+        np.minimum(ys, small_height - 1 - ys), np.minimum(xs, small_width - 1 - xs)
+    )
+    weight = np.clip((inside + 0.5) / SEAM, 0.0, 1.0)[..., None]
+    frame = np.empty((frame_height, frame_width, 3), np.float32)
+    frame[:] = colour
+    x0, y0 = (frame_width - small_width) // 2, (frame_height - small_height) // 2
+    blended = weight * small + (1.0 - weight) * colour
+    frame[y0 : y0 + small_height, x0 : x0 + small_width] = blended
+    moved = [dict(card) for card in cards]
+    for card in moved:
+        bx0, by0, bx1, by1 = card["box"]
+        card["box"] = [x0 + bx0 * scale, y0 + by0 * scale, x0 + bx1 * scale, y0 + by1 * scale]
+    return np.round(frame).astype(np.uint8), moved
 
 
 def shaken_photo(image: np.ndarray, length: float, index: int) -> np.ndarray:
