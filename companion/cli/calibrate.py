@@ -107,13 +107,19 @@ def _from_camera(
 
 
 def _describe(calibration, path: Path | None) -> str:
+    from companion.vision.calibration import card_length_advice
+
     lines = [f"calibration {path}" if path else "calibration"]
     if calibration.image_size:
         lines.append(f"  picture: {calibration.image_size[0]}x{calibration.image_size[1]}")
+    if calibration.card_length:
+        lines.append(f"  cards: about {calibration.card_length:.0f} px long")
     for name, (x, y) in calibration.seats.items():
         marker = calibration.markers.get(name)
         extra = f"  (marker {marker})" if marker is not None else ""
         lines.append(f"  {name}: {x:.0f},{y:.0f}{extra}")
+    if (advice := card_length_advice(calibration)) is not None:
+        lines.append(f"note: {advice}")
     return "\n".join(lines)
 
 

@@ -42,6 +42,7 @@ def play_live(args: argparse.Namespace) -> int:
 
     try:
         calibration = seat_calibration(seats=args.seats, calibration=_calibration_file(args))
+        _tell_card_length(calibration)
         ready = None if args.resume else _ready(args, calibration, _config(args, calibration))
         open_frames = _frames(args, calibration)
     except SETUP_ERRORS as error:
@@ -219,6 +220,15 @@ def _tell_camera_size(args: argparse.Namespace, size: tuple[int, int] | None) ->
             f"measured at {CAMERA_SIZE[0]}x{CAMERA_SIZE[1]}",
             file=sys.stderr,
         )
+
+
+def _tell_card_length(calibration: Calibration) -> None:
+    """Say so where the cards looked too short at calibration time to be read reliably
+    (`card_length_advice`): the table can still move the camera before the game starts."""
+    from companion.vision.calibration import card_length_advice
+
+    if (advice := card_length_advice(calibration)) is not None:
+        print(f"companion play: {advice}", file=sys.stderr)
 
 
 def _file_items(source: FrameSource) -> Iterator[FeedItem]:

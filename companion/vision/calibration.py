@@ -29,6 +29,19 @@ class CalibrationError(ValueError):
     """A calibration that cannot be used; the message says why and what to do."""
 
 
+# A card's long side, mm (poker and bridge cards alike), and the side of a marker's black
+# square as `marker_sheet` prints it (A4 at 150 dpi): a marker seen in a picture says how
+# long a card looks there.
+CARD_MM = 88.9
+SHEET_DPI = 150
+SHEET_PAGE = (1240, 1754)  # A4 at SHEET_DPI, pixels
+# Real cards shorter than this in the picture are found less often: in the benchmark's
+# real photos shrunk to a webcam's scale, game cards were read right 92% of the time with
+# the longest card 150 px long, 77-85% at 100 px (models/README.md, card finder, "Real
+# cards at a webcam's scale"; `companion bench vision --real-card-length`).
+RELIABLE_CARD_LENGTH = 150.0
+
+
 @dataclass(frozen=True)
 class Calibration:
     """Seat anchors (image pixels) in player order, clockwise seen from above.
@@ -37,7 +50,9 @@ class Calibration:
     `markers` maps a seat to its ArUco marker id and `marker_centers` holds where each
     marker was seen, so `follow` can move the anchors when the camera is bumped;
     `max_distance` (pixels), when set, leaves cards farther than that from every anchor
-    in no seat.
+    in no seat; `card_length` (pixels) is how long a card looked at calibration time
+    (the cards laid, or the printed markers' size), None where unknown, so that the table
+    hears when the camera sees cards too small to read reliably (`card_length_advice`).
     """
 
     seats: Mapping[str, Point]
@@ -45,6 +60,7 @@ class Calibration:
     markers: Mapping[str, int] = field(default_factory=dict)
     marker_centers: Mapping[int, Point] = field(default_factory=dict)
     max_distance: float | None = None
+    card_length: float | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -54,6 +70,12 @@ class Calibration:
                 raise CalibrationError("seat names must not be empty")
             if len(point) != 2 or not all(math.isfinite(float(v)) for v in point):
                 raise CalibrationError(f"seat {name!r}: expected an (x, y) point, got {point!r}")
+        if self.card_length is not None and not (
+            math.isfinite(self.card_length) and self.card_length > 0
+        ):
+            raise CalibrationError(
+                f"expected a card length of more than 0 pixels, got {self.card_length!r}"
+            )
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -124,6 +146,7 @@ class Calibration:
             "version": SCHEMA_VERSION,
             "image_size": list(self.image_size) if self.image_size else None,
             "max_distance": self.max_distance,
+            "card_length": round(self.card_length, 1) if self.card_length else None,
             "seats": [
                 {
                     "name": name,
@@ -169,12 +192,15 @@ class Calibration:
                 int(k): (float(v[0]), float(v[1])) for k, v in (data.get("markers") or {}).items()
             }
             max_d = data.get("max_distance")
+            # absent from files written before it was recorded: unknown
+            card_length = data.get("card_length")
             return cls(
                 seats=seats,
                 image_size=(int(size[0]), int(size[1])) if size else None,
                 markers=markers,
                 marker_centers=centers,
                 max_distance=float(max_d) if max_d is not None else None,
+                card_length=float(card_length) if card_length is not None else None,
             )
         except CalibrationError as e:
             raise CalibrationError(f"{source}: {e}") from None
@@ -253,8 +279,14 @@ def marker_image(marker_id: int, side: int = 300) -> np.ndarray:
     return cv2.copyMakeBorder(inner, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
 
 
+def _marker_side(page: tuple[int, int]) -> int:
+    """The side of each marker's black square on a sheet of `page` pixels (2 x 3 cells
+    under a 120-pixel heading)."""
+    return int(min(page[0] // 2, (page[1] - 120) // 3) * 0.62)
+
+
 def marker_sheet(
-    players: Sequence[str] | int = 5, page: tuple[int, int] = (1240, 1754)
+    players: Sequence[str] | int = 5, page: tuple[int, int] = SHEET_PAGE
 ) -> np.ndarray:
     """A printable sheet (A4 at 150 dpi by default): marker i for seat i, labelled.
 
@@ -267,7 +299,7 @@ def marker_sheet(
     sheet = np.full((h, w), 255, np.uint8)
     cols, rows = 2, 3
     cell_w, cell_h = w // cols, (h - 120) // rows
-    side = int(min(cell_w, cell_h) * 0.62)
+    side = _marker_side(page)
     cv2.putText(
         sheet,
         "Prey Another Day - seat markers (ArUco 4x4_50)",
@@ -320,11 +352,15 @@ def calibrate_from_markers(
         )
     centers = {i: tuple(float(v) for v in found[i].mean(axis=0)) for i in range(len(players))}
     h, w = image.shape[:2]
+    # a marker printed from the sheet at its size is this many times a card's length
+    marker_mm = _marker_side(SHEET_PAGE) / SHEET_DPI * 25.4
+    sides = [_mean_side(found[i]) for i in range(len(players))]
     return Calibration(
         seats={name: centers[i] for i, name in enumerate(players)},  # type: ignore[misc]
         image_size=(w, h),
         markers={name: i for i, name in enumerate(players)},
         marker_centers=centers,  # type: ignore[arg-type]
+        card_length=float(np.median(sides)) * CARD_MM / marker_mm,
     )
 
 
@@ -368,6 +404,7 @@ def calibrate_from_cards(
     return Calibration(
         seats={name: (c[0], c[1]) for name, c in zip(players, ordered, strict=True)},
         image_size=(w, h),
+        card_length=_median_length(quads),
     )
 
 
@@ -390,6 +427,7 @@ def calibrate_cards_in_turn(
     find = finder or _default_finder()
     names = sources or [f"picture {k + 1}" for k in range(len(images))]
     anchors: dict[str, Point] = {}
+    laid: list[np.ndarray] = []
     for name, image, source in zip(players, images, names, strict=True):
         quads = [np.asarray(q, np.float64).reshape(4, 2) for q in find(image)]
         new = [
@@ -404,12 +442,38 @@ def calibrate_cards_in_turn(
             )
         c = new[0].mean(axis=0)
         anchors[name] = (float(c[0]), float(c[1]))
+        laid.append(new[0])
     h, w = images[0].shape[:2]
-    return Calibration(seats=anchors, image_size=(w, h))
+    return Calibration(seats=anchors, image_size=(w, h), card_length=_median_length(laid))
+
+
+def card_length_advice(calibration: Calibration) -> str | None:
+    """A line for the table where the cards looked shorter than `RELIABLE_CARD_LENGTH` at
+    calibration time; None where they looked long enough, or their length is unknown."""
+    length = calibration.card_length
+    if length is None or length >= RELIABLE_CARD_LENGTH:
+        return None
+    return (
+        f"cards look about {length:.0f} px long in the picture: below about "
+        f"{RELIABLE_CARD_LENGTH:.0f} px real cards are missed more often (about one in five at "
+        "100 px in our real-photo benchmark); bring the camera closer to the table or zoom "
+        "in, then calibrate again"
+    )
 
 
 def _long_side(quad: np.ndarray) -> float:
     return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).max())
+
+
+def _mean_side(quad: np.ndarray) -> float:
+    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean())
+
+
+def _median_length(quads: Sequence[np.ndarray]) -> float | None:
+    """The median long side of `quads` (pixels), None for none."""
+    if not len(quads):
+        return None
+    return float(np.median([_long_side(np.asarray(q, np.float64).reshape(4, 2)) for q in quads]))
 
 
 def _check_players(players: Sequence[str]) -> None:

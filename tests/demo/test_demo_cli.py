@@ -134,6 +134,29 @@ def test_play_refuses_seats_calibrated_on_pictures_of_another_size(tmp_path, cap
             assert "is 320x240: run `companion calibrate` again" in err
 
 
+def test_play_says_when_the_cards_looked_too_short_at_calibration(tmp_path, capsys):
+    """Seats calibrated from cards 90 px long: `play` says at the start that real cards
+    that short are missed more often, and plays; from cards 200 px long it says nothing."""
+    import numpy as np
+
+    from companion.vision.calibration import Calibration
+    from companion.vision.sources import VideoWriter
+
+    video = tmp_path / "table.mp4"
+    with VideoWriter(video, fps=10) as writer:
+        for _ in range(3):
+            writer.write(np.full((240, 320, 3), 90, np.uint8))
+    args = ["play", "--video", str(video), "--headless", "--players", "Alia,Ben"]
+    args += ["--db", str(tmp_path / "h.db")]
+    for length, said in ((90.0, True), (200.0, False)):
+        calibration = tmp_path / f"seats-{length:.0f}.json"
+        seats = {"Alia": (160.0, 220.0), "Ben": (160.0, 20.0)}
+        Calibration(seats=seats, image_size=(320, 240), card_length=length).save(calibration)
+        assert main([*args, "--calibration", str(calibration)]) == 0
+        err = capsys.readouterr().err
+        assert ("companion play: cards look about 90 px long" in err) is said
+
+
 def test_play_says_when_the_camera_gives_another_size_than_asked(monkeypatch, capsys):
     import argparse
 

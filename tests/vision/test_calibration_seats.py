@@ -1,6 +1,7 @@
 """Seat calibration: parsing, nearest seat, files (broken, stale), markers, cards, CLI."""
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -14,6 +15,7 @@ from companion.vision.calibration import (
     calibrate_cards_in_turn,
     calibrate_from_cards,
     calibrate_from_markers,
+    card_length_advice,
     detect_markers,
     load_calibration,
     marker_image,
@@ -145,10 +147,65 @@ def test_cli_markers_seats_and_show(tmp_path: Path, capsys: pytest.CaptureFixtur
         == 0
     )
     assert main(["calibrate", "--show", str(out2)]) == 0
-    assert "Carmen: 640,100  (marker 2)" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert "Carmen: 640,100  (marker 2)" in shown
+    # markers 72 px wide, printed 57 mm: cards of 88.9 mm look 111 px long, too short
+    assert re.search(r"cards: about 11\d px long", shown)
+    assert re.search(r"note: cards look about 11\d px long.*closer", shown)
     assert main(["calibrate", "--show", str(tmp_path / "none.json")]) == 2
     assert "no calibration file" in capsys.readouterr().err
     assert main(["calibrate", "--image", str(tmp_path / "none.png"), "--players", "A,B"]) == 2
+
+
+def test_calibration_records_how_long_the_cards_look_and_says_when_too_short(
+    tmp_path: Path,
+) -> None:
+    """Cards laid (their median long side) or printed markers (a card is 88.9 mm, a
+    marker from the sheet 57 mm) say how long a card looks; under 150 px the table hears
+    that real cards are missed more often; the length is kept in the file."""
+
+    def quad(x: float, y: float, long: float) -> np.ndarray:
+        half_w, half_h = long * 5 / 14, long / 2
+        return np.array(
+            [
+                [x - half_w, y - half_h],
+                [x + half_w, y - half_h],
+                [x + half_w, y + half_h],
+                [x - half_w, y + half_h],
+            ]
+        )
+
+    blank = np.zeros((720, 1280, 3), np.uint8)
+    quads = [quad(*a, long) for a, long in zip(ANCHORS, (90, 100, 110, 300), strict=True)]
+    cal = calibrate_from_cards(blank, PLAYERS, lambda img: quads)
+    assert cal.card_length == pytest.approx(105)
+    advice = card_length_advice(cal)
+    assert advice is not None and "about 105 px long" in advice and "closer" in advice
+    in_turn = calibrate_cards_in_turn(
+        [np.full((720, 1280, 3), k, np.uint8) for k in range(4)],
+        PLAYERS,
+        lambda image: quads[: int(image[0, 0, 0]) + 1],
+    )
+    assert in_turn.card_length == pytest.approx(105)
+    markers = calibrate_from_markers(_table_with_markers(), PLAYERS)
+    assert markers.card_length == pytest.approx(72 * 88.9 / 57.07, rel=0.02)
+    # long enough, or not known (seats typed in): nothing to say
+    big = [quad(*a, 200) for a in ANCHORS]
+    assert card_length_advice(calibrate_from_cards(blank, PLAYERS, lambda img: big)) is None
+    assert parse_seats("A=1,2;B=3,4").card_length is None
+    assert card_length_advice(parse_seats("A=1,2;B=3,4")) is None
+    # kept in the file; a file written before it was recorded reads as unknown
+    path = tmp_path / "cal.json"
+    cal.save(path)
+    assert load_calibration(path).card_length == pytest.approx(105)
+    data = json.loads(path.read_text())
+    del data["card_length"]
+    path.write_text(json.dumps(data))
+    assert load_calibration(path).card_length is None
+    for bad in (-3, "long", 0):
+        path.write_text(json.dumps({**data, "card_length": bad}))
+        with pytest.raises(CalibrationError, match=r"card length|damaged"):
+            load_calibration(path)
 
 
 def test_cards_laid_in_turn_need_no_seating_convention() -> None:
