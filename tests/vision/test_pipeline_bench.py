@@ -344,18 +344,14 @@ def test_vision_bench_reads_labelled_photos_turned(tmp_path, capsys):
     assert (real["longest card"], real["game cards right"]) == ("120 px in a 1280x720 frame", "3/3")
 
 
-@pytest.mark.parametrize("length", ["1", "-2", "80", "six"])
-def test_a_shake_out_of_range_is_refused_with_what_was_expected(length, capsys) -> None:
+@pytest.mark.parametrize(
+    ("option", "length"),
+    [("--real-blur", value) for value in ("1", "-2", "80", "six")]
+    + [("--real-card-length", value) for value in ("10", "-100", "500", "big")],
+)
+def test_a_length_out_of_range_is_refused_with_what_was_expected(option, length, capsys) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        main(["bench", "vision", "--scenes", "0", "--real-blur", length])
-    assert exit_info.value.code == 2
-    assert "expected" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("length", ["10", "-100", "500", "big"])
-def test_a_card_length_out_of_range_is_refused_with_what_was_expected(length, capsys) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["bench", "vision", "--scenes", "0", "--real-card-length", length])
+        main(["bench", "vision", "--scenes", "0", option, length])
     assert exit_info.value.code == 2
     assert "expected" in capsys.readouterr().err
 

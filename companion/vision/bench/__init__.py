@@ -197,28 +197,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 
 
-def _blur_length(text: str) -> float:
-    """`--real-blur`'s value: a length in pixels, 0 or from 1.5 (a shorter smear moves no
-    pixel) up to 50."""
-    try:
-        length = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a length in pixels, got {text!r}") from None
-    if not (length == 0 or 1.5 <= length <= 50):
-        raise argparse.ArgumentTypeError(f"expected 0, or 1.5 to 50 pixels, got {text}")
-    return length
+def _pixels_or_none(low: float, high: float):  # -> Callable[[str], float]
+    """An option's value: 0 (none), or a length in pixels from `low` to `high`."""
+
+    def length_in_pixels(text: str) -> float:
+        try:
+            length = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a length in pixels, got {text!r}") from None
+        if not (length == 0 or low <= length <= high):
+            raise argparse.ArgumentTypeError(
+                f"expected 0, or {low:g} to {high:g} pixels, got {text}"
+            )
+        return length
+
+    return length_in_pixels
 
 
-def _card_length(text: str) -> float:
-    """`--real-card-length`'s value: 0, or a card length in pixels within the issue's 60 to
-    400 (from 30: smaller cards than the issue asks for may be measured too)."""
-    try:
-        length = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a length in pixels, got {text!r}") from None
-    if not (length == 0 or 30 <= length <= 400):
-        raise argparse.ArgumentTypeError(f"expected 0, or 30 to 400 pixels, got {text}")
-    return length
+# `--real-blur`: a shorter smear than 1.5 px moves no pixel. `--real-card-length`: the
+# issue's cards are 60 to 400 px long; from 30, smaller ones may be measured too.
+_blur_length = _pixels_or_none(1.5, 50)
+_card_length = _pixels_or_none(30, 400)
 
 
 def main(args: argparse.Namespace) -> int:
