@@ -19,6 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .geometry import quad_long_side, quad_sides
+
 SCHEMA = "prey-companion/calibration"
 SCHEMA_VERSION = 1
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
@@ -285,6 +287,10 @@ def _marker_side(page: tuple[int, int]) -> int:
     return int(min(page[0] // 2, (page[1] - 120) // 3) * 0.62)
 
 
+# the side of a marker printed from the default sheet at its size, mm (57)
+PRINTED_MARKER_MM = _marker_side(SHEET_PAGE) / SHEET_DPI * 25.4
+
+
 def marker_sheet(
     players: Sequence[str] | int = 5, page: tuple[int, int] = SHEET_PAGE
 ) -> np.ndarray:
@@ -352,15 +358,13 @@ def calibrate_from_markers(
         )
     centers = {i: tuple(float(v) for v in found[i].mean(axis=0)) for i in range(len(players))}
     h, w = image.shape[:2]
-    # a marker printed from the sheet at its size is this many times a card's length
-    marker_mm = _marker_side(SHEET_PAGE) / SHEET_DPI * 25.4
-    sides = [_mean_side(found[i]) for i in range(len(players))]
+    sides = [float(quad_sides(found[i]).mean()) for i in range(len(players))]
     return Calibration(
         seats={name: centers[i] for i, name in enumerate(players)},  # type: ignore[misc]
         image_size=(w, h),
         markers={name: i for i, name in enumerate(players)},
         marker_centers=centers,  # type: ignore[arg-type]
-        card_length=float(np.median(sides)) * CARD_MM / marker_mm,
+        card_length=float(np.median(sides)) * CARD_MM / PRINTED_MARKER_MM,
     )
 
 
@@ -462,18 +466,15 @@ def card_length_advice(calibration: Calibration) -> str | None:
 
 
 def _long_side(quad: np.ndarray) -> float:
-    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).max())
-
-
-def _mean_side(quad: np.ndarray) -> float:
-    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean())
+    return float(quad_sides(quad).max())
 
 
 def _median_length(quads: Sequence[np.ndarray]) -> float | None:
-    """The median long side of `quads` (pixels), None for none."""
+    """The median length of the cards `quads` outline (`geometry.quad_long_side`,
+    pixels), None for none."""
     if not len(quads):
         return None
-    return float(np.median([_long_side(np.asarray(q, np.float64).reshape(4, 2)) for q in quads]))
+    return float(np.median([quad_long_side(q) for q in quads]))
 
 
 def _check_players(players: Sequence[str]) -> None:

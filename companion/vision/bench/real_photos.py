@@ -128,8 +128,7 @@ def webcam_photo(
     height, width = image.shape[:2]
     frame_width, frame_height = WEBCAM_FRAME
     scale = min(1.0, length / max(longest, 1.0), frame_width / width, frame_height / height)
-    small_width = min(frame_width, max(1, round(width * scale)))
-    small_height = min(frame_height, max(1, round(height * scale)))
+    small_width, small_height = max(1, round(width * scale)), max(1, round(height * scale))
     small = cv2.resize(image, (small_width, small_height), interpolation=cv2.INTER_AREA)
     border = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]])
     colour = np.median(border, axis=0).astype(np.float32)
