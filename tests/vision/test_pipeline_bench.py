@@ -291,6 +291,27 @@ def test_labels_are_matched_best_pair_first_and_right_readings_before_others():
     assert match_labels([over_card, own_strip], [under], shape, names_the_strip) == [None, 0]
 
 
+def test_a_reading_naming_a_covered_card_stands_for_it_however_much_else_it_covers():
+    """The real train photo IMG_2641 in a webcam's frame: an Ace of clubs, a strip under
+    a 9 of diamonds, read right from its index and reported whole, its quad lying mostly on
+    the 9. Named, the strip is its card; unnamed, the quad stands for the card it lies on."""
+    under = np.float32([[10, 10], [110, 10], [110, 150], [10, 150]])
+    over_card = (30, 15, 125, 150)
+    strip = (10, 10, 30, 150)  # covered whole, but a fifth of the quad's box
+    shape = (200, 300)
+    assert match_labels([over_card, strip], [under], shape) == [0, None]
+
+    def names_the_strip(label: int, reading: int) -> bool:
+        return label == 1
+
+    assert match_labels([over_card, strip], [under], shape, names=names_the_strip) == [None, 0]
+    # read right only ("no game card" reads any 6..King right): the card it lies on
+    assert match_labels([over_card, strip], [under], shape, names_the_strip) == [0, None]
+    # a quad that does not cover the named card's box stands for it no more than before
+    apart = under + np.float32([150, 0])
+    assert match_labels([over_card, strip], [apart], shape, names=names_the_strip) == [None, None]
+
+
 def test_a_labelled_photo_turns_with_its_boxes():
     """`--real-turn`: the photo and every label's box turn together, a quarter at a time."""
     image = np.zeros((40, 60), np.uint8)

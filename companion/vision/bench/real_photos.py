@@ -26,6 +26,9 @@ SHAKE_TURN = 37
 # border is no straight step for a finder to take for a card's side.
 WEBCAM_FRAME = (1280, 720)
 SEAM = 12
+# A reading's quad stands for a labelled card only where its box covers this much of the
+# label's box (the card's visible part, inside the card).
+COVERED = 0.7
 
 
 def real_photo_figures(
@@ -162,13 +165,21 @@ def shaken_photo(image: np.ndarray, length: float, index: int) -> np.ndarray:
 def match_cards(
     cards: Sequence[dict], readings: Sequence[CardReading], shape: tuple[int, int]
 ) -> list[int | None]:
-    """`match_labels` for the labelled cards of a real photo (manifest entries), those a
-    reading reads right (`reads_label`) first."""
+    """`match_labels` for the labelled cards of a real photo (manifest entries): those a
+    reading reads right (`reads_label`) first, and before them the game cards it names."""
+
+    def reads_right(label: int, reading: int) -> bool:
+        return reads_label(cards[label], readings[reading])
+
+    def names(label: int, reading: int) -> bool:
+        return readings[reading].rank is not None and reads_right(label, reading)
+
     return match_labels(
         [card["box"] for card in cards],
         [reading.corners for reading in readings],
         shape,
-        lambda label, reading: reads_label(cards[label], readings[reading]),
+        reads_right,
+        names,
     )
 
 
@@ -190,17 +201,25 @@ def match_labels(
     quads: Sequence[np.ndarray],
     shape: tuple[int, int],
     reads_right: Callable[[int, int], bool] | None = None,
+    names: Callable[[int, int], bool] | None = None,
 ) -> list[int | None]:
     """For each labelled box (x0, y0, x1, y1: the visible part of a card), in order, the
     index of the reading quad that stands for it (each reading at most once), or None.
 
     The pairs that cover each other well enough (`_cover_score`) are taken best first, so
     the order of the labels in a manifest changes nothing; with `reads_right(label,
-    reading)`, the pairs where the reading names the labelled card are taken first. Why: a
-    card read from its corner index alone is reported whole, and its quad can cover the
-    card lying over it as well as its own visible part: taken label by label, the real
-    test photo IMG_2598's Ace of diamonds, read right under a 9 of hearts, stood for the 9
-    (listed first), as a 9 read as an Ace, and the Ace went unread.
+    reading)`, the pairs where the reading reads the labelled card right are taken first;
+    with `names(label, reading)`, before them those where it names that very card (a game
+    card by its rank and suit, not "no game card", which any 6..King reads as), and for
+    those it is enough that the quad covers the label's box (`COVERED`), however much else
+    it covers. Why: a card read from its corner index alone is reported whole, and
+    its quad can cover the card lying over it as well as its own visible part: taken label
+    by label, the real test photo IMG_2598's Ace of diamonds, read right under a 9 of
+    hearts, stood for the 9 (listed first), as a 9 read as an Ace, and the Ace went
+    unread. In a webcam's frame (`webcam_photo`) such a quad can lie mostly on the card
+    over it: the real train photo IMG_2641's Ace of clubs, a strip under a 9 of diamonds,
+    read right and reported whole, covered 0.3 of its box with its own strip, and stood
+    for the 9 again.
     """
     parts = _shown_parts(quads, shape)
     pairs = [
@@ -212,6 +231,14 @@ def match_labels(
     passes = [pairs]
     if reads_right is not None:
         passes.insert(0, [pair for pair in pairs if reads_right(pair[1], pair[2])])
+    if names is not None:
+        named = [
+            (score, label, reading)
+            for label, truth in enumerate(labels)
+            for reading, shown in enumerate(parts)
+            if names(label, reading) and (score := _covered(truth, shown)) >= COVERED
+        ]
+        passes.insert(0, named)
     matches: list[int | None] = [None] * len(labels)
     used: set[int] = set()
     for chosen in passes:
@@ -258,21 +285,18 @@ def _shown_parts(quads: Sequence[np.ndarray], shape: tuple[int, int]) -> list[_S
 
 def _cover_score(truth: Sequence[float], shown: _Shown | None) -> float | None:
     """How well a reading (what it shows: `_shown_parts`) stands for a labelled box, None
-    where it does not: the quad's box must cover 0.7 of the labelled box (which boxes the
-    card's visible part, inside the card), and 0.4 of the quad's box, or of its own
-    part's pixels, must lie in the labelled box (a quad over two cards is neither's). The
-    own part counts in pixels: its box took in slivers of the card's corners that stick
-    out from under a card turned otherwise (the real train photos IMG_2617 and IMG_2664,
-    an Ace of hearts read whole under a 9 and under a Jack, its part in sight left
-    unmatched)."""
-    if shown is None:
+    where it does not: the quad's box must cover `COVERED` of the labelled box, and 0.4 of
+    the quad's box, or of its own part's pixels, must lie in the labelled box (a quad over
+    two cards is neither's, unless it names one: `match_labels`). The own part counts in
+    pixels: its box took in slivers of the card's corners that stick out from under a card
+    turned otherwise (the real train photos IMG_2617 and IMG_2664, an Ace of hearts read
+    whole under a 9 and under a Jack, its part in sight left unmatched)."""
+    covered = _covered(truth, shown)
+    if shown is None or covered < COVERED:
         return None
     tx0, ty0, tx1, ty1 = truth
     x0, y0, x1, y1 = shown.box
-    inter = max(0.0, min(x1, tx1) - max(x0, tx0)) * max(0.0, min(y1, ty1) - max(y0, ty0))
-    covered = inter / max(1.0, (tx1 - tx0) * (ty1 - ty0))
-    if covered < 0.7:
-        return None
+    inter = covered * max(1.0, (tx1 - tx0) * (ty1 - ty0))
     height, width = shown.own.shape
     ix0, iy0 = max(0, round(tx0)), max(0, round(ty0))
     ix1, iy1 = min(width, round(tx1)), min(height, round(ty1))
@@ -281,6 +305,17 @@ def _cover_score(truth: Sequence[float], shown: _Shown | None) -> float | None:
     )
     inside = max(inter / max(1.0, (x1 - x0) * (y1 - y0)), own_inside)
     return min(covered, inside / 0.6) if inside >= 0.4 else None
+
+
+def _covered(truth: Sequence[float], shown: _Shown | None) -> float:
+    """The fraction of a labelled box (x0, y0, x1, y1) that a reading's quad's box covers
+    (what it shows: `_shown_parts`); 0 where the quad lies outside the picture."""
+    if shown is None:
+        return 0.0
+    tx0, ty0, tx1, ty1 = truth
+    x0, y0, x1, y1 = shown.box
+    inter = max(0.0, min(x1, tx1) - max(x0, tx0)) * max(0.0, min(y1, ty1) - max(y0, ty0))
+    return inter / max(1.0, (tx1 - tx0) * (ty1 - ty0))
 
 
 def _mask_box(mask: np.ndarray) -> tuple[float, float, float, float] | None:
