@@ -1206,6 +1206,38 @@ def test_two_fanned_faces_outlined_as_one_are_read_as_two(monkeypatch) -> None:
     assert label_on(ace.corners, read_cards(image, reader)) is None
 
 
+def test_a_game_card_read_for_sure_touching_a_face_read_unsure_is_cut_from_it() -> None:
+    """The real train photo IMG_2667 in a webcam's frame: an Ace of clubs and a 10 of
+    diamonds 100 px long, touching along a long side, outlined as one quad that reads as
+    an unsure face. Its halves read the Ace for sure and the 10 as an unsure 6..King: both
+    stand. Beside a half that reads no card, or an Ace not read for sure, neither does."""
+    pair = card_at(100, 100, w=100, h=70)
+    deck = SimpleNamespace(kind="playing-cards", plain_back=None)
+
+    def halves_read(left: tuple[str, float], right: tuple[str, float]) -> list | None:
+        """The pair's two cards where its left and right halves read so, else None."""
+
+        def read_batch(image: np.ndarray, quads: list) -> list[CardReading]:
+            out = []
+            for quad in quads:
+                x = float(quad[:, 0].mean())
+                label, confidence = left if x < 140 else right if x > 160 else (OTHER, 0.1)
+                rank = 1 if label == "A of clubs" else None
+                suit = "clubs" if rank else None
+                out.append(CardReading(quad, "up", rank, suit, label, confidence))
+            return out
+
+        reader = SimpleNamespace(deck=deck, read_batch=read_batch)
+        found = pairs._sure_halves(np.zeros((10, 10, 3), np.uint8), reader, (pair, pair), {})
+        return None if found is None else sorted((r.label, r.confidence) for r in found)
+
+    both = [("A of clubs", 0.99), (OTHER, 0.3)]
+    assert halves_read(("A of clubs", 0.99), (OTHER, 0.3)) == both
+    assert halves_read((OTHER, 0.3), ("A of clubs", 0.99)) == both
+    assert halves_read(("A of clubs", 0.99), (NOT_A_CARD, 0.9)) is None
+    assert halves_read(("A of clubs", 0.7), (OTHER, 0.3)) is None
+
+
 def label_on(corners: np.ndarray, readings: list[CardReading]) -> str | None:
     """The label of the reading on the card at `corners` (IoU 0.5 or more), if any."""
     best = max(readings, key=lambda r: quad_iou(r.corners, corners))
