@@ -206,12 +206,27 @@ def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The two halves of a quad cut from the middle of one long side to the middle of the
     other: two cards of a 5:7 deck lying side by side, touching along a long side, make
     one quad of about 10:7 whose halves are the cards."""
-    q = order_clockwise(quad)  # q[1] -> q[2] and q[3] -> q[0] are the long sides
-    middle, other_middle = (q[1] + q[2]) / 2, (q[3] + q[0]) / 2
-    return (
-        np.float32([q[0], q[1], middle, other_middle]),
-        np.float32([other_middle, middle, q[2], q[3]]),
-    )
+    first, second = side_by_side(quad, 2)
+    return first, second
+
+
+def side_by_side(quad: np.ndarray, count: int) -> list[np.ndarray]:
+    """A quad cut across its long sides into `count` equal parts, in order along them:
+    `count` cards lying side by side, touching along their long sides, make one quad as
+    long as `count` cards are wide (`cards_across`), whose parts are the cards."""
+    q = order_clockwise(quad)  # q[1] -> q[2] and q[0] -> q[3] are the long sides
+    steps = np.linspace(0.0, 1.0, count + 1)
+    along = [q[1] + t * (q[2] - q[1]) for t in steps]
+    other = [q[0] + t * (q[3] - q[0]) for t in steps]
+    return [np.float32([other[i], along[i], along[i + 1], other[i + 1]]) for i in range(count)]
+
+
+def cards_across(quad: np.ndarray) -> int:
+    """How many cards wide a quad is, taking its short side for a card's length: one
+    card's own quad counts 2 (its halves are card-shaped too: the reading decides), two
+    cards touching along a long side 2, three 3."""
+    width, length = quad_extent(order_clockwise(quad))
+    return round(length * CARD_ASPECT / max(width, 1e-6))
 
 
 def fanned_ends(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

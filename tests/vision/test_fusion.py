@@ -1194,6 +1194,29 @@ def test_two_cards_touching_along_a_long_side_are_read_as_two(monkeypatch) -> No
 
 
 @pytest.mark.reference_text
+def test_three_cards_touching_in_a_row_are_read_as_three(monkeypatch) -> None:
+    """An Ace of hearts, a 3 of spades and a 5 of clubs, 70 px long, laid side by side
+    and touching on green felt, as a player lays them: both finders outline the row as
+    one quad three cards wide, whose halves are no cards; its thirds read the three, and
+    without them the Ace and the 3 are not read."""
+    length, angle, first = 70.0, 30.0, np.array([500.0, 360.0])
+    step = length / 1.4 * np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+    cards = tuple(
+        CardSpec(
+            "playing-cards", rank, suit, "up", tuple(first + k * step), angle=angle, length=length
+        )
+        for k, (rank, suit) in enumerate(((1, "hearts"), (3, "spades"), (5, "clubs")))
+    )
+    image, truths = render_scene(SceneSpec(table="felt-green", cards=cards, seed=3))
+    reader = CardReader(load_deck("playing-cards"))
+    want = ["A of hearts", "3 of spades", "5 of clubs"]
+    assert [label_on(t.corners, read_cards(image, reader)) for t in truths] == want
+    monkeypatch.setattr(pairs, "cards_across", lambda quad: 2)
+    without = [label_on(t.corners, read_cards(image, reader)) for t in truths]
+    assert without[:2] == [None, None]
+
+
+@pytest.mark.reference_text
 def test_two_fanned_faces_outlined_as_one_are_read_as_two(monkeypatch) -> None:
     """Tuning scene 960,210: an Ace of diamonds 89 px long, one end under a clubs card,
     the two outlined as one quad, is read only from that quad's fanned ends

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
 import pytest
@@ -10,6 +12,7 @@ from companion.vision.geometry import (
     CARD_ASPECT,
     as_quad,
     card_shaped,
+    cards_across,
     even_sides,
     fanned_ends,
     halves,
@@ -27,6 +30,7 @@ from companion.vision.geometry import (
     quad_iou,
     quad_long_side,
     rectify,
+    side_by_side,
     side_moved,
 )
 
@@ -175,6 +179,29 @@ def test_card_shaped_grows_a_fragment_past_each_side_to_a_cards_aspect():
     # a side that moves less than `least` of its distance is not tried
     almost = np.float32([[10, 20], [60, 20], [60, 86], [10, 86]])  # 66 of 70 long
     assert not any(quad_long_side(q) == pytest.approx(70) for q in card_shaped(almost))
+
+
+def test_a_row_of_three_cards_is_cut_in_three_and_counted_three_wide():
+    # three 50x70 cards side by side, touching along their long sides: one 150x70 quad
+    row = rotated_card(75.0, size=(150.0, 70.0))
+    assert cards_across(row) == 3
+    parts = side_by_side(row[::-1], 3)
+    assert len(parts) == 3
+    for part in parts:
+        assert quad_area(part) == pytest.approx(quad_area(row) / 3, rel=1e-4)
+        assert quad_aspect(part) == pytest.approx(1.4, rel=1e-3)
+    # they tile the row: each part's far side is the next one's near side
+    for part, after in itertools.pairwise(parts):
+        assert np.allclose(part[[3, 2]], after[[0, 1]])
+    centres = [part.mean(axis=0) for part in parts]  # in order along the row
+    assert np.allclose(centres[1], row.mean(axis=0), atol=1e-3)
+    assert np.linalg.norm(centres[2] - centres[0]) == pytest.approx(100.0, rel=1e-4)
+    # two cards, and one card's own quad (its halves are card-shaped too), count 2
+    assert cards_across(rotated_card(75.0, size=(100.0, 70.0))) == 2
+    assert cards_across(rotated_card(75.0, size=(50.0, 70.0))) == 2
+    # halves are the cut in two
+    for half, part in zip(halves(row), side_by_side(row, 2), strict=True):
+        assert np.array_equal(half, part)
 
 
 def test_fanned_ends_are_two_overlapping_cards_lying_across_a_quad():

@@ -1,5 +1,5 @@
-"""Two cards outlined as one quad: cut across its long sides (two cards touching along a
-long side) or into its fanned ends (two cards overlapping), where both parts read.
+"""Two or three cards outlined as one quad: cut across its long sides (cards touching along
+a long side) or into its fanned ends (two cards overlapping), where the parts read.
 
 Two cards lying side by side, touching along a long side, can be outlined as one quad of
 about 10:7, which reads as no card for sure: a learned quad still unsure after the side
@@ -17,16 +17,28 @@ diamonds under a 3 of spades, seed 960,210), 2,888 -> 2,890, 2,885 -> 2,885, ani
 unchanged, nothing else changed. Backs too: a back half under a sleeve read as two backs
 (animals 2,881 -> 2,880).
 
-Last, where neither stands, the placed quad's halves stand where one reads a game card at
-SURE_ENOUGH and the other some face (a 6..King read unsure, as "other"): a small Ace
-touching a 10 along its long side, the 10 too small for the reader to be sure of it
-(2026-12-04, forty-fifth stop; the real train photo IMG_2667 shrunk into a webcam's frame,
-its cards 100 px long). Measured: the real train split in a webcam's frame, longest card
-100 and 80 px, 157 -> 159 and 146 -> 147 of 195 cards right (game cards 79 -> 80 and 69 ->
-70), at 60, 120, 150, 200 and 300 px and as photographed at every turn the same; on the
-tuning sets (300 playing and 300 animal tables from 4,200,000 and 4,800,000, 100 tables
-with jokers from 4,900,000, 100 of designed backs from 4,100,000, 60 heaps from
-3,100,000, 150 empty tables from 6,100,000) it never applies.
+Three cards in a row, touching along their long sides, make one quad as long as three
+cards are wide (`geometry.cards_across`), whose halves are no cards: it is cut in three
+(`geometry.side_by_side`), and where all three read a card at SURE_ENOUGH they stand
+(2026-12-04, forty-fifth stop). A player lays their cards side by side: an Ace, a 3 and
+a 5 touching (or overlapping by 5% of a card's width), 70, 100 and 140 px long, turned by
+0, 30, 75 and 90 degrees, scene seeds 3 and 4, on six tables (wood light and dark, green
+felt, white cloth, carpet, marble; `SceneSpec(table=..., cards=..., seed=...)`) were read
+782 of 864 times, and 837 with the thirds (the gain mostly at 70 px), game ranks read
+wrong or where no card lies 3 -> 1; the tuning sets (those of the rule below) and the
+real train split, at every length in a webcam's frame and as photographed at every turn,
+read the same: their rows lie apart, or overlap more.
+
+Last, where none of these stands, the placed quad's halves stand where one reads a game
+card at SURE_ENOUGH and the other some face (a 6..King read unsure, as "other"): a small
+Ace touching a 10 along its long side, the 10 too small for the reader to be sure of it
+(2026-12-04, forty-fifth stop; the real train photo IMG_2667 shrunk into a webcam's
+frame, its cards 100 px long). Measured: the real train split in a webcam's frame,
+longest card 100 and 80 px, 157 -> 159 and 146 -> 147 of 195 cards right (game cards 79
+-> 80 and 69 -> 70), at 60, 120, 150, 200 and 300 px and as photographed at every turn
+the same; on the tuning sets (300 playing and 300 animal tables from 4,200,000 and
+4,800,000, 100 tables with jokers from 4,900,000, 100 of designed backs from 4,100,000,
+60 heaps from 3,100,000, 150 empty tables from 6,100,000) it never applies.
 """
 
 from __future__ import annotations
@@ -36,7 +48,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..decks import PLAYING_CARDS
-from ..geometry import fanned_ends, halves, quad_iou
+from ..geometry import cards_across, fanned_ends, halves, quad_iou, side_by_side
 from ..read import CardReader
 from ..types import NOT_A_CARD, CardReading
 from .candidates import Candidates
@@ -57,11 +69,11 @@ def split_pairs(
     """`kept`, where a learned quad with a rough reading (`rough`, by learned index, after
     the side search) reads no card for sure, placed or rough, and does not lie mostly on a
     card read so (`INSIDE_SURE`), with its two halves (`geometry.halves`) instead where
-    both read a card at `SURE_ENOUGH` or an enrolled deck's game card at `MOVED_GAME`, or
-    else its fanned ends both a face so (the placed quad first, then the rough rectangle;
-    `_sure_halves`), and neither is a card already read for sure. The unsure readings of
-    that quad, and of any quad on the same pair (`SAME_CARD`: the edge finder's outline of
-    it), give way to the two cards."""
+    both read a card at `SURE_ENOUGH` or an enrolled deck's game card at `MOVED_GAME` (or
+    its thirds, for a quad three cards wide), or else its fanned ends both a face so (the
+    placed quad first, then the rough rectangle; `_sure_halves`), and none is a card
+    already read for sure. The unsure readings of that quad, and of any quad on the same
+    cards (`SAME_CARD`: the edge finder's outline of them), give way to those cards."""
     sure = [r.corners for r in kept if reads_sure(r)]
     out = list(kept)
     for index in unsure_learned(found, readings, rough, sure):
@@ -90,8 +102,9 @@ def _sure_halves(
     quads: Sequence[np.ndarray],
     known: dict[bytes, CardReading],
 ) -> list[CardReading] | None:
-    """The readings of the two cards of the first of `quads` whose halves both read a card
-    (a face or a back: `moved_stands`), or else whose fanned ends (`geometry.fanned_ends`)
+    """The readings of the cards of the first of `quads` whose halves both read a card (a
+    face or a back: `moved_stands`), or, for a quad three cards wide, whose thirds all do,
+    or else whose fanned ends (`geometry.fanned_ends`)
     both read a face so (a back's pattern fills any part of it: two parts of one back read
     as two backs), or else whose halves are a game card read for sure and some face
     (`_game_card_and_face`: the first quad only, the placed one); None where none does."""
@@ -99,11 +112,12 @@ def _sure_halves(
     # any part of a back plain inside its margin looks like the whole back
     plain = reader.deck.plain_back is not None
     for quad in quads:
-        pair = read_at(image, reader, halves(quad), [0, 1], known)
-        if all(
-            moved_stands(r, enrolled) and not (plain and r.face == "down") for r in pair.values()
-        ):
-            return [pair[0], pair[1]]
+        for parts in (halves(quad), side_by_side(quad, 3) if cards_across(quad) == 3 else ()):
+            cards = list(read_at(image, reader, parts, list(range(len(parts))), known).values())
+            if cards and all(
+                moved_stands(r, enrolled) and not (plain and r.face == "down") for r in cards
+            ):
+                return cards
         ends = fanned_ends(quad)
         if ends is None:
             continue
