@@ -236,14 +236,39 @@ def fanned_ends(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     the ends are the `halves`). None where such ends would leave a gap between them. (A
     quad on one card has such ends too, each about half of it: the reading decides.)"""
     q = order_clockwise(quad)  # q[1] -> q[2] and q[3] -> q[0] are the long sides
-    width, length = quad_extent(q)
-    t = width / CARD_ASPECT / length
+    t = _card_share(q)
     if t < 0.5:
         return None
     return (
         np.float32([q[0], q[1], q[1] + t * (q[2] - q[1]), q[0] + t * (q[3] - q[0])]),
         np.float32([q[2] + t * (q[1] - q[2]), q[2], q[3], q[3] + t * (q[0] - q[3])]),
     )
+
+
+def fanned_three(quad: np.ndarray) -> list[np.ndarray] | None:
+    """Three cards of a quad along its long sides, each as long there as a card lying
+    across it is wide, its two ends and its middle: three cards laid side by side, each
+    overlapping the next a little, make one quad whose three such parts are the cards.
+    None where three would leave gaps between them (of more than 5% of the quad's length:
+    a measured outline is a little off), or two would not (the quad is no more than two
+    cards wide: `fanned_ends`)."""
+    q = order_clockwise(quad)  # q[1] -> q[2] and q[0] -> q[3] are the long sides
+    t = _card_share(q)
+    if not 0.3 <= t < 0.5:
+        return None
+    parts = []
+    for start in (0.0, (1 - t) / 2, 1 - t):
+        a, b = q[1] + start * (q[2] - q[1]), q[0] + start * (q[3] - q[0])
+        end_a, end_b = q[1] + (start + t) * (q[2] - q[1]), q[0] + (start + t) * (q[3] - q[0])
+        parts.append(np.float32([b, a, end_a, end_b]))
+    return parts
+
+
+def _card_share(q: np.ndarray) -> float:
+    """How much of a quad's length (clockwise, short side first) one card lying across it
+    takes: its short side / `CARD_ASPECT` over its long side."""
+    width, length = quad_extent(q)
+    return width / CARD_ASPECT / max(length, 1e-6)
 
 
 def index_points(quad: np.ndarray, across: float, along: float) -> np.ndarray:

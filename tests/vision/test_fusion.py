@@ -1197,8 +1197,8 @@ def test_two_cards_touching_along_a_long_side_are_read_as_two(monkeypatch) -> No
 def test_three_cards_touching_in_a_row_are_read_as_three(monkeypatch) -> None:
     """An Ace of hearts, a 3 of spades and a 5 of clubs, 70 px long, laid side by side
     and touching on green felt, as a player lays them: both finders outline the row as
-    one quad three cards wide, whose halves are no cards; its thirds read the three, and
-    without them the Ace and the 3 are not read."""
+    one quad three cards wide, whose halves are no cards; its thirds read the three (its
+    fanned three parts are the same), and without them the Ace and the 3 are not read."""
     length, angle, first = 70.0, 30.0, np.array([500.0, 360.0])
     step = length / 1.4 * np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
     cards = tuple(
@@ -1212,6 +1212,7 @@ def test_three_cards_touching_in_a_row_are_read_as_three(monkeypatch) -> None:
     want = ["A of hearts", "3 of spades", "5 of clubs"]
     assert [label_on(t.corners, read_cards(image, reader)) for t in truths] == want
     monkeypatch.setattr(pairs, "cards_across", lambda quad: 2)
+    monkeypatch.setattr(pairs, "fanned_three", lambda quad: None)  # the same cut, when touching
     without = [label_on(t.corners, read_cards(image, reader)) for t in truths]
     assert without[:2] == [None, None]
 
@@ -1250,7 +1251,10 @@ def test_a_game_card_read_for_sure_touching_a_face_read_unsure_is_cut_from_it() 
                 out.append(CardReading(quad, "up", rank, suit, label, confidence))
             return out
 
-        reader = SimpleNamespace(deck=deck, read_batch=read_batch)
+        def read_index(image: np.ndarray, quads: list) -> list[CardReading]:
+            return [CardReading(quad, "up", None, None, NOT_A_CARD, 0.0) for quad in quads]
+
+        reader = SimpleNamespace(deck=deck, read_batch=read_batch, read_index=read_index)
         found = pairs._sure_halves(np.zeros((10, 10, 3), np.uint8), reader, (pair, pair), {})
         return None if found is None else sorted((r.label, r.confidence) for r in found)
 
@@ -1259,6 +1263,56 @@ def test_a_game_card_read_for_sure_touching_a_face_read_unsure_is_cut_from_it() 
     assert halves_read((OTHER, 0.3), ("A of clubs", 0.99)) == both
     assert halves_read(("A of clubs", 0.99), (NOT_A_CARD, 0.9)) is None
     assert halves_read(("A of clubs", 0.7), (OTHER, 0.3)) is None
+
+
+def test_a_fanned_card_whose_index_under_a_neighbour_is_hidden_is_read_from_its_other():
+    """Three playing cards in a row, each over the one before by 15% of its width,
+    outlined as one quad: the middle card's far side, and the index there, lie under the
+    last card, so its part reads as an unsure face; its index at the other end reads it.
+    The same index read as an end's card is that card's own: no three cards then."""
+    row = np.float32([[100, 100], [370, 100], [370, 240], [100, 240]])  # 270x140
+    names = {0: ("A of hearts", 1, 0.95), 1: (OTHER, None, 0.16), 2: ("5 of clubs", 5, 1.0)}
+
+    def part_of(quad: np.ndarray) -> int | None:
+        """Which card a part lies on (its centre within 12 px of the card's), if any."""
+        x = float(quad[:, 0].mean())
+        return next((k for k, centre in enumerate((150, 235, 320)) if abs(x - centre) < 12), None)
+
+    def reader_for(deck_kind: str, index_label: tuple[str, int]) -> SimpleNamespace:
+        def read_batch(image: np.ndarray, quads: list) -> list[CardReading]:
+            out = []
+            for quad in quads:
+                label, rank, confidence = names.get(part_of(quad), (OTHER, None, 0.1))
+                out.append(
+                    CardReading(quad, "up", rank, "hearts" if rank else None, label, confidence)
+                )
+            return out
+
+        def read_index(image: np.ndarray, quads: list) -> list[CardReading]:
+            label, rank = index_label
+            return [CardReading(quads[0], "up", rank, "spades", label, 1.0)] + [
+                CardReading(q, "up", None, None, NOT_A_CARD, 0.0) for q in quads[1:]
+            ]
+
+        deck = SimpleNamespace(kind=deck_kind, plain_back=None)
+        return SimpleNamespace(deck=deck, read_batch=read_batch, read_index=read_index)
+
+    image = np.zeros((10, 10, 3), np.uint8)
+    found = pairs._sure_halves(image, reader_for("playing-cards", ("3 of spades", 3)), [row], {})
+    assert found is not None
+    assert [r.label for r in sorted(found, key=lambda r: r.corners[:, 0].mean())] == [
+        "A of hearts",
+        "3 of spades",
+        "5 of clubs",
+    ]
+    middle = min(found, key=lambda r: abs(r.corners[:, 0].mean() - 235))
+    assert abs(float(middle.corners[:, 0].mean()) - 235) < 1  # the part, not the index's quad
+    assert (
+        pairs._sure_halves(image, reader_for("playing-cards", ("A of hearts", 1)), [row], {})
+        is None
+    )
+    # an enrolled deck prints no corner index
+    assert pairs._sure_halves(image, reader_for("animals", ("3 of spades", 3)), [row], {}) is None
 
 
 def label_on(corners: np.ndarray, readings: list[CardReading]) -> str | None:

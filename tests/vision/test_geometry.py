@@ -15,6 +15,7 @@ from companion.vision.geometry import (
     cards_across,
     even_sides,
     fanned_ends,
+    fanned_three,
     halves,
     index_points,
     is_convex,
@@ -218,6 +219,25 @@ def test_fanned_ends_are_two_overlapping_cards_lying_across_a_quad():
     for end, half in zip(fanned_ends(touching), halves(touching), strict=True):
         assert np.allclose(order_clockwise(end), order_clockwise(half), atol=1e-4)
     assert fanned_ends(np.float32([[10, 20], [130, 20], [130, 90], [10, 90]])) is None
+
+
+def test_fanned_three_are_three_overlapping_cards_lying_across_a_quad():
+    # three 50x70 cards side by side, each over the one before by 10 px: one 130x70 quad
+    row = np.float32([[10, 20], [140, 20], [140, 90], [10, 90]])
+    three = fanned_three(row)
+    assert three is not None
+    for part, x in zip(sorted(three, key=lambda p: p[:, 0].mean()), (10, 50, 90), strict=True):
+        want = np.float32([[x, 20], [x + 50, 20], [x + 50, 90], [x, 90]])
+        assert np.allclose(order_clockwise(part), order_clockwise(want), atol=1e-4)
+    # touching, they are the thirds; two cards' width (or less) is `fanned_ends`' quad;
+    # past three cards' width, three would leave gaps
+    touching = np.float32([[10, 20], [160, 20], [160, 90], [10, 90]])
+    parts = fanned_three(touching)
+    assert parts is not None
+    for part, third in zip(parts, side_by_side(touching, 3), strict=True):
+        assert np.allclose(order_clockwise(part), order_clockwise(third), atol=1e-4)
+    assert fanned_three(np.float32([[10, 20], [110, 20], [110, 90], [10, 90]])) is None
+    assert fanned_three(np.float32([[10, 20], [190, 20], [190, 90], [10, 90]])) is None
 
 
 def test_near_corners_measures_in_the_cards_own_plane() -> None:
