@@ -116,6 +116,20 @@ def test_vision_bench_scores_tables_with_jokers(capsys):
     assert "--jokers must be 0 or more" in capsys.readouterr().err
 
 
+def test_vision_bench_scores_rows_of_cards_touching_or_overlapping(capsys):
+    """A table per deck whose rows of cards touch or overlap, as players lay them: scored
+    as the card scenes are, from seeds of its own."""
+    from companion.vision.bench.scenes import ROW_ANIMAL_OFFSET, ROW_SEED
+
+    for deck in ("playing-cards", "animals"):
+        rows = _only(capsys, deck, "--rows", 1)[f"rows touching or overlapping, {deck}"]
+        assert rows["images"] == 1 and rows["cards"] > 0
+        assert 0 <= rows["found and read right"] <= rows["cards"]
+    assert HELD_OUT_SEED + 500_000 < ROW_SEED < ROW_SEED + ROW_ANIMAL_OFFSET < HEAP_SEED
+    assert main(["bench", "vision", "--rows", "-1"]) == 2
+    assert "--rows must be 0 or more" in capsys.readouterr().err
+
+
 def test_vision_bench_scores_an_enrolled_deck_with_a_back_never_seen(capsys):
     """One design (its deck enrolled with that back and its finder net chosen by the back
     check), two tables of it and two empty ones."""

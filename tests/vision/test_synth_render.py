@@ -118,6 +118,32 @@ def test_seats_layout_lays_rows_facing_players() -> None:
         random_scene(np.random.default_rng(0), layout="fan")  # type: ignore[arg-type]
 
 
+def test_rows_layout_lays_each_rows_cards_touching_or_overlapping() -> None:
+    """As "seats", but neighbours in a row are 0.5 to 0.72 card lengths apart, centre to
+    centre: touching (a card is 0.714 of its length wide) or overlapping by up to 30% of
+    a card's width, where "seats" lays them 0.7 to 0.95 apart; "seats" keeps its draws
+    (the benchmark's scenes must not move)."""
+
+    def nearest_neighbours(layout: str) -> float:
+        """The mean distance of a card to its nearest neighbour, in card lengths."""
+        spec = random_scene(np.random.default_rng(5), n_cards=12, layout=layout, max_tilt=0)
+        assert len(spec.cards) == 12
+        centres = np.array([card.center for card in spec.cards])
+        return float(
+            np.mean(
+                [
+                    np.linalg.norm(np.delete(centres, k, axis=0) - centres[k], axis=1).min()
+                    / card.length
+                    for k, card in enumerate(spec.cards)
+                ]
+            )
+        )
+
+    assert nearest_neighbours("rows") < 0.6 < 0.68 < nearest_neighbours("seats")
+    seats = random_scene(np.random.default_rng(5), n_cards=12, layout="seats", max_tilt=0)
+    assert seats.cards[0].center == pytest.approx((582.15, 572.60), abs=0.01)  # as before "rows"
+
+
 def test_designed_backs_give_a_scene_deck_a_back_design_of_its_own() -> None:
     """At 0 the draws are as before (the benchmark's scenes must not move); at 1 every
     card of the scene shares one procedural back design."""

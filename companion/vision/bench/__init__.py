@@ -61,6 +61,10 @@ Figures (targets from issue 3):
   `JOKER_EDITION`: the readers' training draws its jokers from 1,000 on, the tuning
   used those below): the game cards read on a joker (target: none, as for any card
   that is not one), and the faces among them read right.
+- with `--rows N`: N held-out tables per deck laid as a game lays them, rows of up to 3
+  cards before 2 to 5 players, but each card touching or overlapping its neighbour by
+  up to 30% of a card's width (`synth.random_scene(..., layout="rows")`; the card scenes'
+  rows lie apart or just touch): scored as the card scenes are.
 
 Seeds. Scenes are `synth.random_scene(np.random.default_rng(seed), ...)`. Seeds below
 `HELD_OUT_SEED` are free for training and tuning (the reader's training uses streams 0,
@@ -72,7 +76,8 @@ backs from `DESIGN_SEED`, enrolled decks' backs and their tables from
 `ENROLLED_BACK_SEED`, faint ones from `FAINT_BACK_SEED` and their tables from
 `FAINT_TABLE_SEED`, the empty tables read with a playing deck's own back from
 `OWN_BACK_EMPTY_SEED`, the photos of one card to enroll from `ENROLL_PHOTO_SEED`, the
-tables with jokers from `JOKER_SEED`. The
+tables with jokers from `JOKER_SEED`, the tables of rows touching or overlapping from
+`ROW_SEED`. The
 back check of a deck's own back (`vision/back_check.py`) renders its tables from
 `back_check.CHECK_SEED` (7,000,000), used by nothing else.
 """
@@ -101,9 +106,11 @@ from .scenes import (
     DESIGN_SEED,
     HEAP_SEED,
     HELD_OUT_SEED,
+    ROW_SEED,
     designed_back_scenes,
     empty_tables,
     heap_scenes,
+    row_scenes,
     synthetic_scenes,
 )
 from .tallies import HeapTally, Tally
@@ -141,6 +148,13 @@ COUNT_OPTIONS = (
         "photos of one card to enroll from: the backs of N designed-back tables (0)",
     ),
     ("--jokers", 0, "N", "playing-card tables with jokers laid among the cards (0: none)"),
+    (
+        "--rows",
+        0,
+        "N",
+        "tables per deck whose rows of cards touch or overlap a little, as players lay "
+        "them (0: none)",
+    ),
 )
 
 
@@ -299,6 +313,11 @@ def main(args: argparse.Namespace) -> int:
         figures["enrolling from a photo"] = enroll_photo_figures(args.enroll_photos, args.finder)
     if args.jokers:
         figures["tables with jokers"] = joker_figures(args.jokers, args.finder)
+    for deck in decks if args.rows else ():
+        rows = Tally()
+        for image, truths in row_scenes(deck, args.rows, ROW_SEED):
+            rows.add_scene(*timed_read(deck, image, [], args.finder), truths)
+        figures[f"rows touching or overlapping, {deck}"] = rows.summary()
     if args.real_photos:
         try:
             for turn in args.real_turn:

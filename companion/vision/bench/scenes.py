@@ -20,6 +20,10 @@ HEAP_SIZES = ((1280, 720), (504, 378), (378, 504))
 HEAP_LENGTHS = {(1280, 720): (150.0, 400.0)}
 PHOTO_LENGTHS = (200.0, 420.0)
 DESIGN_SEED = 5_900_000
+# Tables whose rows of cards touch or overlap (`--rows`): the playing cards' from ROW_SEED,
+# the animals' ROW_ANIMAL_OFFSET further on.
+ROW_SEED = 5_650_000
+ROW_ANIMAL_OFFSET = 20_000
 DESIGN_FACE_UP_RATE = 0.4  # tables of designed backs: most cards face down
 # An animal deck's card scenes are seeded this much further on than the playing cards'
 # from the same first seed: the two decks' tables are never the same layout.
@@ -53,6 +57,21 @@ def empty_tables(count: int, first_seed: int = EMPTY_SEED) -> Iterator[tuple[np.
         rng = np.random.default_rng(first_seed + index)
         things = int(rng.integers(1, 6))
         spec = random_scene(rng, 0, size=FRAME_SIZE, distractors=things, hand_rate=0.5)
+        yield render_scene(spec)
+
+
+def row_scenes(deck: str, count: int, first_seed: int) -> Iterator[tuple[np.ndarray, list]]:
+    """`count` 1280x720 tables of up to 15 cards of `deck` laid in rows before 2 to 5
+    players, each row's cards touching or overlapping their neighbour by up to 30% of a
+    card's width (`random_scene(..., layout="rows")`), with their truths; an animal deck's
+    ROW_ANIMAL_OFFSET further on."""
+    from companion.vision.synth import random_scene, render_scene
+
+    offset = 0 if deck == "playing-cards" else ROW_ANIMAL_OFFSET
+    edition = ANIMAL_EDITION if deck == "animals" else None
+    for index in range(count):
+        rng = np.random.default_rng(first_seed + offset + index)
+        spec = random_scene(rng, SCENE_CARDS, deck, size=FRAME_SIZE, edition=edition, layout="rows")
         yield render_scene(spec)
 
 

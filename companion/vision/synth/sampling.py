@@ -24,7 +24,12 @@ from .spec import DISTRACTOR_KINDS, CardSpec, DistractorSpec, HandSpec, Light, S
 from .textures import TABLE_STYLES
 
 DeckChoice = Literal["animals", "playing-cards", "mixed"]
-Layout = Literal["scatter", "seats", "pile"]
+Layout = Literal["scatter", "seats", "pile", "rows"]
+# Centre-to-centre distance of neighbours in a seat's row, in card lengths (a card is
+# 1 / 1.4 = 0.714 of its length wide): "seats" lays them apart or just touching, "rows"
+# touching or overlapping by up to 30% of a card's width, as players lay them.
+SEAT_SPACING = (0.7, 0.95)
+ROW_SPACING = (0.5, 0.72)
 Projector = Callable[[CardSpec], np.ndarray]  # a card's corners in the final picture
 LENSES = (0.03, 0.06, 0.09, 0.12)  # few values: the lens maps are cached per value
 SKINS = ((120, 160, 210), (90, 130, 190), (60, 90, 140), (40, 60, 95), (150, 185, 225))
@@ -148,15 +153,17 @@ def _place_in_seats(
     size: tuple[int, int],
     length: float,
     project: Projector,
+    spacing_range: tuple[float, float] = SEAT_SPACING,
 ) -> list[CardSpec]:
     """Lay cards as at a game: rows of up to 3 in front of 2..5 players, each turned to
-    face its player (so some are upside down), neighbours touching or overlapping a little.
-    Shrinks the cards until every one lies inside the picture."""
+    face its player (so some are upside down), neighbours `spacing_range` card lengths
+    apart, centre to centre (`SEAT_SPACING`, `ROW_SPACING`). Shrinks the cards until every
+    one lies inside the picture."""
     players = max(2, min(5, math.ceil(len(specs) / 3)))
     players = int(rng.integers(players, 6)) if players < 5 else 5
     seats = seat_places(players, size)
     slots = [(seat, k) for k in range(3) for seat in seats][: len(specs)]
-    spacing = float(rng.uniform(0.7, 0.95))
+    spacing = float(rng.uniform(*spacing_range))
     for _ in range(12):
         placed = []
         for spec, (seat, k) in zip(specs, slots, strict=False):
@@ -199,7 +206,9 @@ def random_scene(
     real table). `edition` None picks "classic" animals / edition 0 playing cards most of
     the time, with other editions now and then. `layout` "scatter" throws the cards
     anywhere at any angle; "seats" lays them in rows facing 2..5 players (at most 15
-    cards), as in a game; None picks either. "pile" (only when asked for) drops them in
+    cards), as in a game; None picks either. "rows" (only when asked for) lays them as
+    "seats" does, each row's cards touching or overlapping a little (`ROW_SPACING`), as
+    players lay them. "pile" (only when asked for) drops them in
     one or two heaps where each card covers much of another, as in close-up photos of a
     hand of cards. Cards that do not fit the picture are left out, so a scene may hold
     fewer than `n_cards`. `designed_backs`: the share of scenes whose deck has a
@@ -225,13 +234,14 @@ def random_scene(
     if layout not in get_args(Layout):
         *first, last = (repr(name) for name in get_args(Layout))
         raise ValueError(f"layout must be {', '.join(first)} or {last}, got {layout!r}")
-    if layout == "seats":
+    if layout in ("seats", "rows"):
         n_cards = min(n_cards, 15)
     lo, hi = length_range
     # Largest length at which the cards still fit comfortably in the picture.
     fit = {
         "scatter": math.sqrt(w * h / max(1, n_cards) / 1.6),
         "seats": 0.24 * min(w, h),
+        "rows": 0.24 * min(w, h),
         "pile": 0.8 * min(w, h),
     }[layout]
     length = math.exp(rng.uniform(math.log(lo), math.log(max(lo, min(hi, fit)))))
@@ -255,8 +265,9 @@ def random_scene(
         quad = card_corners(card, hom, hom_inv)
         return distort_points(quad, size, lens) if lens else quad
 
-    if layout == "seats":
-        cards = _place_in_seats(rng, cards, size, length, project)
+    if layout in ("seats", "rows"):
+        spacing = ROW_SPACING if layout == "rows" else SEAT_SPACING
+        cards = _place_in_seats(rng, cards, size, length, project, spacing)
     elif layout == "pile":
         cards = _place_in_piles(rng, cards, size, length, project)
     else:
