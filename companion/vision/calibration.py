@@ -39,7 +39,7 @@ SHEET_DPI = 150
 SHEET_PAGE = (1240, 1754)  # A4 at SHEET_DPI, pixels
 # Real cards shorter than this in the picture are found less often: in the benchmark's
 # real photos shrunk to a webcam's scale, game cards were read right 96% of the time with
-# the longest card 150 px long, 81-88% at 100 px (models/README.md, card finder, "Real
+# the longest card 150 px long, 85-88% at 100 px (models/README.md, card finder, "Real
 # cards at a webcam's scale"; `companion bench vision --real-card-length`).
 RELIABLE_CARD_LENGTH = 150.0
 
