@@ -125,6 +125,7 @@ def test_vision_bench_scores_rows_of_cards_touching_or_overlapping(capsys):
         rows = _only(capsys, deck, "--rows", 1)[f"rows touching or overlapping, {deck}"]
         assert rows["images"] == 1 and rows["cards"] > 0
         assert 0 <= rows["found and read right"] <= rows["cards"]
+        assert rows["median ms per frame"] > 0
     assert HELD_OUT_SEED + 500_000 < ROW_SEED < ROW_SEED + ROW_ANIMAL_OFFSET < HEAP_SEED
     assert main(["bench", "vision", "--rows", "-1"]) == 2
     assert "--rows must be 0 or more" in capsys.readouterr().err
