@@ -214,11 +214,9 @@ def side_by_side(quad: np.ndarray, count: int) -> list[np.ndarray]:
     """A quad cut across its long sides into `count` equal parts, in order along them:
     `count` cards lying side by side, touching along their long sides, make one quad as
     long as `count` cards are wide (`cards_across`), whose parts are the cards."""
-    q = order_clockwise(quad)  # q[1] -> q[2] and q[0] -> q[3] are the long sides
+    q = order_clockwise(quad)
     steps = np.linspace(0.0, 1.0, count + 1)
-    along = [q[1] + t * (q[2] - q[1]) for t in steps]
-    other = [q[0] + t * (q[3] - q[0]) for t in steps]
-    return [np.float32([other[i], along[i], along[i + 1], other[i + 1]]) for i in range(count)]
+    return [_part_along(q, steps[i], steps[i + 1]) for i in range(count)]
 
 
 def cards_across(quad: np.ndarray) -> int:
@@ -252,16 +250,20 @@ def fanned_three(quad: np.ndarray) -> list[np.ndarray] | None:
     None where three would leave gaps between them (of more than 5% of the quad's length:
     a measured outline is a little off), or two would not (the quad is no more than two
     cards wide: `fanned_ends`)."""
-    q = order_clockwise(quad)  # q[1] -> q[2] and q[0] -> q[3] are the long sides
+    q = order_clockwise(quad)
     t = _card_share(q)
     if not 0.3 <= t < 0.5:
         return None
-    parts = []
-    for start in (0.0, (1 - t) / 2, 1 - t):
-        a, b = q[1] + start * (q[2] - q[1]), q[0] + start * (q[3] - q[0])
-        end_a, end_b = q[1] + (start + t) * (q[2] - q[1]), q[0] + (start + t) * (q[3] - q[0])
-        parts.append(np.float32([b, a, end_a, end_b]))
-    return parts
+    return [_part_along(q, start, start + t) for start in (0.0, (1 - t) / 2, 1 - t)]
+
+
+def _part_along(q: np.ndarray, start: float, stop: float) -> np.ndarray:
+    """The part of a quad (clockwise, short side first: q[1] -> q[2] and q[0] -> q[3] are
+    its long sides) between fractions `start` and `stop` of its length, as float32 corners
+    in the same turn: the cards of `side_by_side` and `fanned_three`."""
+    along = q[1] + start * (q[2] - q[1]), q[1] + stop * (q[2] - q[1])
+    other = q[0] + start * (q[3] - q[0]), q[0] + stop * (q[3] - q[0])
+    return np.float32([other[0], along[0], along[1], other[1]])
 
 
 def _card_share(q: np.ndarray) -> float:

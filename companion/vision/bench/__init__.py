@@ -313,15 +313,16 @@ def main(args: argparse.Namespace) -> int:
         figures["enrolling from a photo"] = enroll_photo_figures(args.enroll_photos, args.finder)
     if args.jokers:
         figures["tables with jokers"] = joker_figures(args.jokers, args.finder)
-    for deck in decks if args.rows else ():
-        rows, row_times = Tally(), []
-        for image, truths in row_scenes(deck, args.rows, ROW_SEED):
-            rows.add_scene(*timed_read(deck, image, row_times, args.finder), truths)
-        # such tables cost more than the card scenes (the first look leaves most in doubt)
-        figures[f"rows touching or overlapping, {deck}"] = {
-            **rows.summary(),
-            "median ms per frame": round(statistics.median(row_times), 2) if row_times else 0.0,
-        }
+    if args.rows:
+        for deck in decks:
+            rows, row_times = Tally(), []
+            for image, truths in row_scenes(deck, args.rows, ROW_SEED):
+                rows.add_scene(*timed_read(deck, image, row_times, args.finder), truths)
+            # such tables cost more than the card scenes (the first look leaves most in doubt)
+            figures[f"rows touching or overlapping, {deck}"] = {
+                **rows.summary(),
+                "median ms per frame": round(statistics.median(row_times), 2),
+            }
     if args.real_photos:
         try:
             for turn in args.real_turn:

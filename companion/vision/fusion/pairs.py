@@ -164,8 +164,8 @@ def _fanned_read(
     enrolled = reader.deck.kind != PLAYING_CARDS
     cards = list(read_at(image, reader, parts, list(range(len(parts))), known).values())
     by_index = False
-    for k, card in enumerate(cards):
-        if enrolled or moved_stands(card, enrolled):
+    for k, card in enumerate([] if enrolled else cards):
+        if moved_stands(card, enrolled):
             continue
         part = order_clockwise(parts[k])
         best = max(
