@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from companion.vision import corner_index, fusion, segment
-from companion.vision.bench.scenes import ANIMAL_SEED_OFFSET, synthetic_scenes
+from companion.vision.bench.scenes import ANIMAL_SEED_OFFSET, row_scenes, synthetic_scenes
 from companion.vision.corner_index import IndexHit
 from companion.vision.decks import load_deck
 from companion.vision.fusion import (
@@ -266,6 +266,50 @@ def test_the_second_look_bounds_cards_by_the_frame_not_by_the_part_it_looks_at(
     # the first look's floor, 45 pixels of a 1280-pixel frame: none of them
     monkeypatch.setattr(finders, "ZOOM_MIN_LENGTH", segment.MIN_LENGTH_FRACTION)
     assert read_right(read_cards(image, reader)) == [False] * 3
+
+
+@pytest.mark.reference_text
+def test_cards_of_a_row_the_first_look_outlined_as_one_are_read_from_the_second(
+    monkeypatch,
+) -> None:
+    """Tuning table 4,450,001 (`bench --rows`): rows of cards about 60 pixels long,
+    touching or overlapping. The first look outlines some of them two at a time, and the
+    second look, seeing the row larger, one at a time; its quads overlap the first look's
+    unread ones at IoU 0.4-0.6, and stand (`finders.ZOOM_TWIN`). When every second look's
+    quad overlapping a first look's at SAME_CARD was left out, 4 of these cards went
+    unread: 2 game cards, a 3 and a 4, and a back among them."""
+    image, truths = next(row_scenes("playing-cards", 1, 4_450_001))
+    reader = CardReader(load_deck("playing-cards"))
+
+    def read_right(readings: list[CardReading]) -> list[bool]:
+        return [
+            any(quad_iou(r.corners, t.corners) >= 0.5 and r.label == t.label for r in readings)
+            for t in truths
+        ]
+
+    now = read_right(read_cards(image, reader))
+    monkeypatch.setattr(finders, "ZOOM_TWIN", SAME_CARD)
+    before = read_right(read_cards(image, reader))
+    gained = [t.label for t, a, b in zip(truths, now, before, strict=True) if a and not b]
+    assert sorted(gained) == ["3 of diamonds", "3 of spades", "4 of hearts", "back"]
+    assert not any(b and not a for a, b in zip(now, before, strict=True))
+
+
+def test_the_second_look_leaves_out_quads_on_cards_the_first_read_or_outlined_alike() -> None:
+    """`finders._new_quads`: a second look's quad on a card the first look read (SAME_CARD)
+    or outlining one as a first look's quad does (ZOOM_TWIN) adds nothing; one overlapping
+    a first look's quad that read no card, as a card of a pair outlined as one does,
+    stands."""
+    pair = card_at(0, 0, 100, 70)  # two cards side by side, outlined as one
+    left, right = card_at(0, 0), card_at(50, 0)
+    read = card_at(300, 0)
+    kept = [reading(read, "back", 0.95), reading(pair, "other", 0.3)]
+    first_look = [pair, read]
+    second = [(left, left), (right, right), (card_at(302, 1), card_at(302, 1))]
+    new = finders._new_quads(second, first_look, kept)
+    assert [id(placed) for placed, _ in new] == [id(left), id(right)]
+    twin = card_at(1, 0, 98, 70)
+    assert finders._new_quads([(twin, twin)], first_look, kept) == []
 
 
 def test_rough_quads_bound_a_cards_length_by_the_frame_it_was_cut_from() -> None:

@@ -23,8 +23,8 @@ How they are joined:
   reader reads for sure, and some backs whose pattern it takes for the table;
 - where the first look leaves card unexplained, the learned finder's net also looks again
   at that part of the frame, enlarged (`zoomed`, `ZOOM`): cards it saw too small to
-  outline; a card only this second look found must read for sure, or a game card at
-  `ZOOM_GAME`;
+  outline, and cards of a row it outlined as one (`ZOOM_TWIN`); a card only this second
+  look found must read for sure, or a game card at `ZOOM_GAME`;
 - every quad of both finders is read; a card found by both is read twice, and the reading
   the reader stands by more wins (a face or a back before "other", then confidence). Where
   both finders placed the same sides (`TWIN`) and the edge quad reads sure, the learned

@@ -16,7 +16,7 @@ from ..segment import MODEL, card_maps, net_input, place_quads, rough_quads
 from ..types import CardReading
 from .candidates import Candidates
 from .doubt import unexplained
-from .levels import SAME_CARD, SETTLED
+from .levels import SAME_CARD, SETTLED, settled
 
 # The net agrees with an edge quad when its mean card probability inside reaches this.
 # Measured on tuning data (100 empty tables from seed 6,100,000, 60 scenes per deck from
@@ -67,6 +67,24 @@ ZOOM_CONTEXT = 32
 # the same (200 tuning tables read both ways in one process: median ratio 0.996).
 ZOOM_MIN_LENGTH = 0.02
 
+# A second look's quad overlapping one of the first look's this much (IoU) outlines the
+# card as that one does, and would read as it did: it is left out (`_new_quads`). Until
+# 2026-12-04 every second look's quad overlapping a first look's at SAME_CARD was: but in
+# a row whose cards touch or overlap, the first look outlines two or three cards as one
+# (their cores meet at its scale), that quad reads no card, and the second look, seeing
+# the row 1.5 times larger, outlines each card, which then overlaps the merged quad at
+# IoU 0.4-0.6 and was dropped. Now only those on a card the first look read (`settled` at
+# SETTLED) are. Measured on the tuning sets (cards right): rows (`--rows`, 100 tables a
+# deck from 4,450,000) playing 1,148 -> 1,166 of 1,227, animals 1,244 -> 1,256 of 1,272,
+# wrong game ranks, game cards on no card and phantoms unchanged; 300 playing tables
+# (4,200,000+) 4,344 -> 4,345, 300 animal tables (4,800,000+) 4,335 -> 4,336; 100 tables
+# with jokers (4,900,000+) 556 -> 557 of 571 faces, a game card on a joker as before; the
+# real train split at a webcam's 100 px 160 -> 163 (game cards 80 -> 81 of 92), as
+# photographed at every turn unchanged; 100 tables of designed backs, 60 heaps and 150
+# empty tables unchanged. At 0.8 or 0.85 rows read 1,171-1,172, but a quad over a 2 and
+# a Jack under a hand read as a 4 of spades at 0.94; at 0.5, 1,161 and 1,244.
+ZOOM_TWIN = 0.7
+
 
 def find_candidates(image: np.ndarray, model: Path = MODEL) -> Candidates:
     """Both finders' quads for `image` (BGR or grey uint8), in `detect.find_cards`' form;
@@ -87,8 +105,9 @@ def learned_candidates(colour: np.ndarray, model: Path = MODEL) -> Candidates:
 def zoomed(colour: np.ndarray, found: Candidates, kept: list[CardReading]) -> Candidates:
     """`found` with the quads of the learned finder's second look (`ZOOM`) at the part of
     the frame where its net sees card that `kept` leaves unexplained: small cards it saw
-    too small to outline. A quad on a card the first look outlined (`SAME_CARD`) is left
-    out."""
+    too small to outline, and cards of a row it outlined together. A quad on a card the
+    first look read (`settled` at SETTLED: `SAME_CARD`), or outlined as the first look
+    did (`ZOOM_TWIN`), is left out (`_new_quads`)."""
     region = unexplained(found, kept, SETTLED, ZOOM_CONTEXT)
     if region is None or found.maps is None or ZOOM_GAIN * found.maps.sx > ZOOM:
         return found
@@ -108,11 +127,7 @@ def zoomed(colour: np.ndarray, found: Candidates, kept: list[CardReading]) -> Ca
         (placed + offset, order_clockwise(quad + offset))
         for placed, quad in zip(place_quads(part, rough), rough, strict=True)
     ]
-    new = [
-        pair
-        for pair in pairs
-        if not any(quad_iou(pair[0], quad) >= SAME_CARD for quad in found.learned)
-    ]
+    new = _new_quads(pairs, found.learned, kept)
     if not new:
         return found
     return replace(
@@ -121,6 +136,24 @@ def zoomed(colour: np.ndarray, found: Candidates, kept: list[CardReading]) -> Ca
         rough=found.rough + [quad for _, quad in new],
         zoomed=len(new),
     )
+
+
+def _new_quads(
+    pairs: list[tuple[np.ndarray, np.ndarray]],
+    first_look: list[np.ndarray],
+    kept: list[CardReading],
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Of the second look's (placed, rough) quads, those on no card the first look read
+    (`settled` at SETTLED, overlapping it at `SAME_CARD`) and outlining no card as one of
+    the first look's quads does (`ZOOM_TWIN`): a first-look quad that reads no card may
+    hold two cards of a row, which the second look tells apart."""
+    read = [reading.corners for reading in kept if settled(reading, SETTLED)]
+    return [
+        pair
+        for pair in pairs
+        if not any(quad_iou(pair[0], quad) >= SAME_CARD for quad in read)
+        and not any(quad_iou(pair[0], quad) >= ZOOM_TWIN for quad in first_look)
+    ]
 
 
 def with_edges(
