@@ -914,6 +914,24 @@ def test_an_unsure_placed_quad_is_read_again_with_a_side_moved() -> None:
     assert list(got) == [0]  # a fifth of it: a neighbour
 
 
+def test_a_moved_quad_stands_only_in_a_cards_shape() -> None:
+    """Tuning row table 4,450,186: a strip of an 8 of diamonds under its neighbour, three
+    pips in view, outlined 2.6 times as long as wide; with a long side moved in, quads 2.9
+    times as long as wide read as a 3 of hearts at 1.0 and agreed. No card seen by the
+    camera is longer than `detect.MAX_ASPECT` for its width: such a moved quad stands for
+    nothing, while one of a card's shape, read alike, stands."""
+
+    def search(placed: np.ndarray) -> dict:
+        unsure = reading(placed, OTHER, 0.2)
+        found = Candidates([], [], [placed], [placed])
+        reader = RuleReader(lambda quad: ("3 of hearts", 1.0, 3))
+        image = np.zeros((10, 10, 3), np.uint8)
+        return side_search(image, reader, found, [unsure], {0: unsure}, {})
+
+    assert search(card_at(100, 100, 28, 80)) == {}
+    assert search(card_at(100, 100, 50, 70))[0].label == "3 of hearts"
+
+
 def test_readings_of_one_card_agree_on_a_game_card_where_none_names_another() -> None:
     """Where another reading names another game card, a moved quad's game card stands
     only where MOVED_AGREEING of its readings name it for sure and more name it than any
@@ -1272,6 +1290,35 @@ def test_two_fanned_faces_outlined_as_one_are_read_as_two(monkeypatch) -> None:
     assert label_on(ace.corners, read_cards(image, reader)) == "A of diamonds"
     monkeypatch.setattr(pairs, "fanned_ends", lambda quad: None)
     assert label_on(ace.corners, read_cards(image, reader)) is None
+
+
+def test_a_game_card_read_on_one_card_of_a_cut_quad_stands_for_its_part() -> None:
+    """Tuning row table 4,450,029: an Ace of spades read at 0.63 from its own quad, beside
+    a 2 of hearts outlined with it as one quad, whose halves read the 2 at 0.98 and the
+    Ace's half as an unsure face. The halves stand for the pair, and the unsure readings
+    lying on the pair's quad give way to them, but the Ace lies on its half alone
+    (`pairs.PART_RIVAL`), and the reader stands by it more than by that half: it stands
+    for that card. The pair's own unsure reading, on both halves, gives way."""
+    pair_quad = card_at(0, 0, 100, 70)
+    merged = reading(pair_quad, OTHER, 0.3)
+    ace = reading(card_at(1, 0), "A of spades", 0.63, rank=1)
+    halves = [reading(card_at(0, 0), OTHER, 0.2), reading(card_at(50, 0), "2 of hearts", 0.98, 2)]
+    found = Candidates([], [], [pair_quad], [pair_quad])
+
+    def split(kept: list[CardReading], monkeypatch) -> list[CardReading]:
+        monkeypatch.setattr(pairs, "unsure_learned", lambda *args: [0])
+        monkeypatch.setattr(pairs, "_sure_halves", lambda *args: halves)
+        image = np.zeros((10, 10, 3), np.uint8)
+        return pairs.split_pairs(image, None, found, [merged], {0: merged}, kept, {})
+
+    with pytest.MonkeyPatch.context() as patch:
+        assert same(split([merged, ace], patch), [ace, halves[1]])
+    with pytest.MonkeyPatch.context() as patch:
+        assert same(split([merged], patch), halves)
+    # a 6..King read on that card does not take a half's place
+    six = reading(card_at(1, 0), OTHER, 0.6)
+    with pytest.MonkeyPatch.context() as patch:
+        assert same(split([merged, six], patch), halves)
 
 
 def test_a_game_card_read_for_sure_touching_a_face_read_unsure_is_cut_from_it() -> None:
