@@ -276,11 +276,8 @@ def test_cards_of_a_row_the_first_look_outlined_as_one_are_read_from_the_second(
     touching or overlapping. The first look outlines some of them two at a time, and the
     second look, seeing the row larger, one at a time; its quads overlap the first look's
     unread ones at IoU 0.4-0.6, and stand (`finders.ZOOM_TWIN`). When every second look's
-    quad overlapping a first look's at SAME_CARD was left out, 3 of these cards went
-    unread: a 3 of diamonds, a 4 of hearts and a back (and a 3 of spades, until a cut of
-    fanned parts with one read for sure read it either way: `pairs._fanned_some_sure`).
-    One card, a 4 of diamonds 60 px long, is read the old way only (with OpenCV 5.0's
-    text; 5.1 draws this table otherwise)."""
+    quad overlapping a first look's at SAME_CARD was left out, 4 of these cards went
+    unread: 2 game cards, a 3 and a 4, and a back among them."""
     image, truths = next(row_scenes("playing-cards", 1, 4_450_001))
     reader = CardReader(load_deck("playing-cards"))
 
@@ -294,9 +291,8 @@ def test_cards_of_a_row_the_first_look_outlined_as_one_are_read_from_the_second(
     monkeypatch.setattr(finders, "ZOOM_TWIN", SAME_CARD)
     before = read_right(read_cards(image, reader))
     gained = [t.label for t, a, b in zip(truths, now, before, strict=True) if a and not b]
-    assert sorted(gained) == ["3 of diamonds", "4 of hearts", "back"]
-    lost = [t.label for t, a, b in zip(truths, now, before, strict=True) if b and not a]
-    assert lost == ["4 of diamonds"]
+    assert sorted(gained) == ["3 of diamonds", "3 of spades", "4 of hearts", "back"]
+    assert not any(b and not a for a, b in zip(now, before, strict=True))
 
 
 def test_the_second_look_leaves_out_quads_on_cards_the_first_read_or_outlined_alike() -> None:
@@ -658,13 +654,11 @@ def read_right(image: np.ndarray, truths: list, label: str) -> bool:
 def test_a_covered_five_is_read_from_its_index_at_its_neighbours_size(monkeypatch):
     """Rendered tuning scene 960,471: a 5 of clubs 101 px long, a sixth of it covered, read
     from its index only at the size of the nearest face read for sure. (Since 2026-12-04
-    the second look outlines it too, where the first look outlined it with a neighbour,
-    and a cut of fanned parts with one read for sure reads it: here both are kept from
-    it, `finders.ZOOM_TWIN`, `pairs._fanned_some_sure`.)"""
+    the second look outlines it too, where the first look outlined it with a neighbour:
+    here that look is kept from it, `finders.ZOOM_TWIN`.)"""
     image, truths = next(synthetic_scenes("playing-cards", 1, 960_471))
     assert read_right(image, truths, "5 of clubs")
     monkeypatch.setattr(finders, "ZOOM_TWIN", SAME_CARD)
-    monkeypatch.setattr(pairs, "_fanned_some_sure", lambda *args: None)
     assert read_right(image, truths, "5 of clubs")
     monkeypatch.setattr(indices, "RESIZED", float("inf"))
     assert not read_right(image, truths, "5 of clubs")
@@ -731,13 +725,11 @@ def test_a_five_whose_index_reads_only_with_its_hit_moved(monkeypatch):
     """Rendered tuning scene 960,471: a 5 of clubs whose index is read only with the hit
     moved (INDEX_SHIFTS). Until the index reader's second stage this was scene 960,235's
     5 of clubs, whose index the net marks off its middle: that reader reads it unmoved.
-    (The second look and a cut of fanned parts with one read for sure, which read it too
-    since 2026-12-04, are kept from it here: `finders.ZOOM_TWIN`,
-    `pairs._fanned_some_sure`.)"""
+    (The second look, which outlines it too since 2026-12-04, is kept from it here:
+    `finders.ZOOM_TWIN`.)"""
     image, truths = next(synthetic_scenes("playing-cards", 1, 960_471))
     assert read_right(image, truths, "5 of clubs")
     monkeypatch.setattr(finders, "ZOOM_TWIN", SAME_CARD)
-    monkeypatch.setattr(pairs, "_fanned_some_sure", lambda *args: None)
     assert read_right(image, truths, "5 of clubs")
     monkeypatch.setattr(indices, "INDEX_SHIFTS", [])
     assert not read_right(image, truths, "5 of clubs")
@@ -1318,8 +1310,7 @@ def test_a_game_card_read_on_one_card_of_a_cut_quad_stands_for_its_part() -> Non
     Ace's half as an unsure face. The halves stand for the pair, and the unsure readings
     lying on the pair's quad give way to them, but the Ace lies on its half alone
     (`pairs.PART_RIVAL`), and the reader stands by it more than by that half: it stands
-    for that card, as would any card read so. The pair's own unsure reading, on both
-    halves, gives way."""
+    for that card. The pair's own unsure reading, on both halves, gives way."""
     pair_quad = card_at(0, 0, 100, 70)
     merged = reading(pair_quad, OTHER, 0.3)
     ace = reading(card_at(1, 0), "A of spades", 0.63, rank=1)
@@ -1336,59 +1327,10 @@ def test_a_game_card_read_on_one_card_of_a_cut_quad_stands_for_its_part() -> Non
         assert same(split([merged, ace], patch), [ace, halves[1]])
     with pytest.MonkeyPatch.context() as patch:
         assert same(split([merged], patch), halves)
-    # a 6..King read on that card more surely than its half stands too; less surely not
+    # a 6..King read on that card does not take a half's place
     six = reading(card_at(1, 0), OTHER, 0.6)
     with pytest.MonkeyPatch.context() as patch:
-        assert same(split([merged, six], patch), [six, halves[1]])
-    faint = reading(card_at(1, 0), OTHER, 0.1)
-    with pytest.MonkeyPatch.context() as patch:
-        assert same(split([merged, faint], patch), halves)
-
-
-class PartReader:
-    """A playing deck's reader that reads each fanned part (by the x of its middle: 0, 1,
-    ... from the left, 40 px apart) as `faces[k]`, and its index as `indices[k]` (none by
-    default)."""
-
-    deck = SimpleNamespace(kind="playing-cards", plain_back=None)
-
-    def __init__(self, faces: list[tuple], indices: list[tuple] | None = None) -> None:
-        self.faces, self.indices = faces, indices or [(NOT_A_CARD, 0.0)] * len(faces)
-
-    def _part(self, quad: np.ndarray) -> int:
-        return round((float(quad[:, 0].mean()) - 25) / 40)
-
-    def read_batch(self, image, quads):
-        return [reading(q, *self.faces[self._part(q)]) for q in quads]
-
-    def read_index(self, image, quads):
-        return [reading(q, *self.indices[self._part(q)]) for q in quads]
-
-
-def test_fanned_parts_stand_where_one_reads_for_sure_and_the_others_other_faces() -> None:
-    """`pairs._fanned_some_sure`: the end of an overlapping row often reads unsure (its far
-    index under its neighbour). Fanned parts stand where one at least reads a face for
-    sure, or is read so from its index alone, and the others other faces; not where one
-    is no card or face down, where none reads for sure, where two read the same, nor
-    where a part reads a game card unsure (a misread the cut would report)."""
-    parts = [card_at(0, 0), card_at(40, 0)]
-    five, queen = ("5 of clubs", 0.95, 5), (OTHER, 0.4)
-
-    def cut(faces: list[tuple], indices: list[tuple] | None = None) -> list | None:
-        reader = PartReader(faces, indices)
-        return pairs._fanned_some_sure(np.zeros((10, 10, 3), np.uint8), reader, parts, {})
-
-    got = cut([five, queen])
-    assert got is not None and [(r.label, r.confidence) for r in got] == [five[:2], queen]
-    assert cut([five, ("2 of hearts", 0.7, 2)]) is None  # a game card read unsure
-    assert cut([(OTHER, 0.95), queen]) is None  # two parts read the same
-    assert cut([("A of spades", 0.6, 1), queen]) is None  # none read for sure
-    assert cut([("back", 0.95), queen]) is None  # a face-down part
-    assert cut([five, (NOT_A_CARD, 0.9)]) is None
-    # a part read unsure, read for sure from its index alone, stands as so read
-    got = cut([(OTHER, 0.2), queen], [("3 of spades", 0.97, 3), (NOT_A_CARD, 0.0)])
-    assert got is not None and [r.label for r in got] == ["3 of spades", OTHER]
-    assert np.array_equal(got[0].corners, parts[0])
+        assert same(split([merged, six], patch), halves)
 
 
 def test_a_game_card_read_for_sure_touching_a_face_read_unsure_is_cut_from_it() -> None:

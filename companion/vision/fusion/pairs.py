@@ -54,10 +54,6 @@ longest card 100 and 80 px, 157 -> 159 and 146 -> 147 of 195 cards right (game c
 the same; on the tuning sets (300 playing and 300 animal tables from 4,200,000 and
 4,800,000, 100 tables with jokers from 4,900,000, 100 of designed backs from 4,100,000,
 60 heaps from 3,100,000, 150 empty tables from 6,100,000) it never applies.
-
-And last of all, for a playing deck, fanned parts stand where one at least reads a face
-for sure and the others other faces, none a game card read unsure
-(`_fanned_some_sure`, 2026-12-04): the end of an overlapping row often reads unsure.
 """
 
 from __future__ import annotations
@@ -133,7 +129,7 @@ def split_pairs(
 
 
 def _better_of(part: CardReading, set_aside: Sequence[CardReading]) -> CardReading:
-    """`part`, a card cut from a quad of two or three, or the card that one of the
+    """`part`, a card cut from a quad of two or three, or the game card that one of the
     readings the cut set aside reads on that same card (`PART_RIVAL`), where the reader
     stands by it more (`preference`).
 
@@ -144,14 +140,11 @@ def _better_of(part: CardReading, set_aside: Sequence[CardReading]) -> CardReadi
     the Ace, lying on the pair's quad and read unsure, gave way to its half, read as no
     card. Measured: 100 playing tuning row tables from 4,450,000 1,166 -> 1,167 cards
     right; 150 more from 4,450,100, the card scenes (300 a deck), jokers, designed backs,
-    heaps, empty tables and the real train split read exactly as before. Any card, not
-    only a game card, since the cuts of fanned parts with one read for sure
-    (`_fanned_some_sure`): a Queen read unsure had given way to its part read as a face
-    at 0.07 (the real train photo IMG_2648 turned by 180 degrees)."""
+    heaps, empty tables and the real train split read exactly as before."""
     rivals = [
         r
         for r in set_aside
-        if r.label != NOT_A_CARD
+        if r.rank is not None
         and quad_iou(r.corners, part.corners) >= PART_RIVAL
         and preference(r) > preference(part)
     ]
@@ -169,9 +162,7 @@ def _sure_halves(
     do, or else whose fanned three or fanned ends (`_fanned_read`) all read a face so (a
     back's pattern fills any part of it: two parts of one back read as two backs), or
     else whose halves are a game card read for sure and some face
-    (`_game_card_and_face`: the first quad only, the placed one), or else, for a playing
-    deck, whose fanned parts read faces, one at least for sure (`_fanned_some_sure`);
-    None where none does."""
+    (`_game_card_and_face`: the first quad only, the placed one); None where none does."""
     enrolled = reader.deck.kind != PLAYING_CARDS
     # any part of a back plain inside its margin looks like the whole back
     plain = reader.deck.plain_back is not None
@@ -187,16 +178,7 @@ def _sure_halves(
             if cards is not None:
                 return cards
     pair = read_at(image, reader, halves(quads[0]), [0, 1], known)
-    if _game_card_and_face(pair[0], pair[1]):
-        return [pair[0], pair[1]]
-    if reader.deck.kind != PLAYING_CARDS:
-        return None
-    for quad in quads:
-        for fanned in (fanned_three(quad), fanned_ends(quad)):
-            cards = _fanned_some_sure(image, reader, fanned, known) if fanned is not None else None
-            if cards is not None:
-                return cards
-    return None
+    return [pair[0], pair[1]] if _game_card_and_face(pair[0], pair[1]) else None
 
 
 def _fanned_read(
@@ -216,65 +198,15 @@ def _fanned_read(
     for k, card in enumerate([] if enrolled else cards):
         if moved_stands(card, enrolled):
             continue
-        cards[k], by_index = _index_read(image, reader, parts[k]), True
+        part = order_clockwise(parts[k])
+        best = max(
+            reader.read_index(image, [part, np.roll(part, 2, axis=0)]),
+            key=lambda r: (r.label != NOT_A_CARD, r.confidence),
+        )
+        cards[k], by_index = replace(best, corners=parts[k]), True
     if by_index and len({r.label for r in cards}) < len(cards):
         return None
     return cards if all(r.face == "up" and moved_stands(r, enrolled) for r in cards) else None
-
-
-def _fanned_some_sure(
-    image: np.ndarray,
-    reader: CardReader,
-    parts: Sequence[np.ndarray],
-    known: dict[bytes, CardReading],
-) -> list[CardReading] | None:
-    """The cards of a playing deck's fanned parts (`geometry.fanned_three`,
-    `fanned_ends`) where one of them at least reads a face for sure (or is read so from
-    the index at either of its ends, `_index_read`), the others some other face each
-    (face up, a card, never a game card read unsure), all different; None otherwise.
-
-    Why: in a row of overlapping cards the one at its end often reads unsure (its far
-    index under its neighbour, a 6..King whose court figure the cut crosses), and
-    `_fanned_read`, which asks every part to read for sure, then dropped the parts that
-    did. A part read unsure stands as the unsure face it is, and gives way to a better
-    reading of its card that the cut set aside (`_better_of`). Tried last, after every
-    cut of the quads that asks more. Measured (2026-12-04), with `_better_of` taking any
-    card: playing tuning row tables 1,167 of 1,227 as before (100 from 4,450,000), 1,801
-    -> 1,802 of 1,908 (150 from 4,450,100); the real train split turned by 180 degrees
-    187 -> 188 of 195 (a 10 of clubs fanned between a Queen and an Ace, IMG_2648); the
-    card scenes (300 a deck), animal rows, jokers, designed backs, heaps, empty tables
-    and the real train split at the other turns and at 100 px read exactly as before.
-    When `_better_of` took only game cards, that photo's Queen, read unsure, gave way to
-    its part read as a face at 0.07 (187 -> 186). Letting a sure game card stand beside
-    parts read as any face, game cards read unsure among them, read 5 row cards more on
-    the second set, with those unsure game cards standing as read: not kept."""
-    cards = list(read_at(image, reader, parts, list(range(len(parts))), known).values())
-    for k, card in enumerate(cards):
-        if not moved_stands(card, False):
-            by_index = _index_read(image, reader, parts[k])
-            if moved_stands(by_index, False):
-                cards[k] = by_index
-    sure = [moved_stands(card, False) for card in cards]
-    if not any(sure) or len({card.label for card in cards}) < len(cards):
-        return None
-    if any(card.face != "up" or card.label == NOT_A_CARD for card in cards):
-        return None
-    unsure_game_card = any(
-        card.rank is not None and not ok for card, ok in zip(cards, sure, strict=True)
-    )
-    return None if unsure_game_card else cards
-
-
-def _index_read(image: np.ndarray, reader: CardReader, part: np.ndarray) -> CardReading:
-    """A playing card's part read from the corner index at either of its ends alone
-    (`CardReader.read_index`), the better reading kept, with the part's corners: its
-    other side, with the index there, may lie under a neighbour."""
-    ordered = order_clockwise(part)
-    best = max(
-        reader.read_index(image, [ordered, np.roll(ordered, 2, axis=0)]),
-        key=lambda r: (r.label != NOT_A_CARD, r.confidence),
-    )
-    return replace(best, corners=part)
 
 
 def _game_card_and_face(first: CardReading, second: CardReading) -> bool:
