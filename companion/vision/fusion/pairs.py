@@ -137,8 +137,8 @@ def _better_of(part: CardReading, set_aside: Sequence[CardReading]) -> CardReadi
     own. Tuning row table 4,450,029: an Ace of spades read at 0.63 from its own quad, a 2
     of hearts beside it outlined with it as one quad, whose halves read the 2 at 0.98 and
     the Ace's half as an unsure face (0.2): the halves stood (`_game_card_and_face`), and
-    the Ace, lying on the pair's quad and read unsure, gave way to its half, read as no
-    card. Measured: 100 playing tuning row tables from 4,450,000 1,166 -> 1,167 cards
+    the Ace, lying on the pair's quad and read unsure, gave way to its half, which named
+    no card at all. Measured: 100 playing tuning row tables from 4,450,000 1,166 -> 1,167 cards
     right; 150 more from 4,450,100, the card scenes (300 a deck), jokers, designed backs,
     heaps, empty tables and the real train split read exactly as before."""
     rivals = [
