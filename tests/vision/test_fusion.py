@@ -277,7 +277,7 @@ def test_cards_of_a_row_the_first_look_outlined_as_one_are_read_from_the_second(
     second look, seeing the row larger, one at a time; its quads overlap the first look's
     unread ones at IoU 0.4-0.6, and stand (`finders.ZOOM_TWIN`). When every second look's
     quad overlapping a first look's at SAME_CARD was left out, 4 of these cards went
-    unread: 2 game cards, a 3 and a 4, and a back among them."""
+    unread: 3 game cards (two 3s and a 4) and a back."""
     image, truths = next(row_scenes("playing-cards", 1, 4_450_001))
     reader = CardReader(load_deck("playing-cards"))
 

@@ -118,12 +118,12 @@ def split_pairs(
         ):
             continue
         # the pair's quad, and the edge finder's outline of it, read unsure: not a card
-        set_aside = [
-            r
+        aside = [
+            not reads_sure(r) and any(quad_iou(r.corners, q) >= SAME_CARD for q in whole)
             for r in out
-            if not reads_sure(r) and any(quad_iou(r.corners, q) >= SAME_CARD for q in whole)
         ]
-        out = [r for r in out if not any(r is aside for aside in set_aside)]
+        set_aside = [r for r, gone in zip(out, aside, strict=True) if gone]
+        out = [r for r, gone in zip(out, aside, strict=True) if not gone]
         out += [_better_of(part, set_aside) for part in pair]
     return out
 
@@ -138,9 +138,9 @@ def _better_of(part: CardReading, set_aside: Sequence[CardReading]) -> CardReadi
     of hearts beside it outlined with it as one quad, whose halves read the 2 at 0.98 and
     the Ace's half as an unsure face (0.2): the halves stood (`_game_card_and_face`), and
     the Ace, lying on the pair's quad and read unsure, gave way to its half, which named
-    no card at all. Measured: 100 playing tuning row tables from 4,450,000 1,166 -> 1,167 cards
-    right; 150 more from 4,450,100, the card scenes (300 a deck), jokers, designed backs,
-    heaps, empty tables and the real train split read exactly as before."""
+    no card at all. Measured: 100 playing tuning row tables from 4,450,000 1,166 -> 1,167
+    cards right; 150 more from 4,450,100, the card scenes (300 a deck), jokers, designed
+    backs, heaps, empty tables and the real train split read exactly as before."""
     rivals = [
         r
         for r in set_aside
