@@ -59,6 +59,22 @@ SECOND_LOOKS = (0.75,)
 # Frames in doubt only: the index finder's time (mean, 40 playing tuning tables) 3.2-3.5
 # -> 8.3-8.6 ms, the readers' 22-24 -> 30-32 ms.
 TURNED_LOOKS = (1, 2, 3)
+# Where cards are small, the net looks once more at the frame itself, CLOSE_LOOK times as
+# close as the card finder sees it (at most at the frame's own size), where that is at
+# least CLOSE_GAIN times closer (`close_indices`). Why: at a webcam's scale a 100-pixel
+# card's index is 6x10 pixels of the card finder's picture, where the net marks few
+# middles and implies their cards loosely. Measured (2026-12-04, forty-seventh stop): the
+# real train split in a webcam's frame, cards 100 px long, turned by 0, 90, 180 and 270
+# degrees: Aces 81, 78, 79, 80 -> 90, 89, 87, 86 of 92 (1.5 times as close: 84 at 0
+# degrees, twice 88, three times 89); 100 playing tuning row tables 1,167 -> 1,174;
+# models/README.md, "The close look". Context: 64 pixels read 86 Aces at 0 degrees, 96
+# read 89, 128 read 90.
+CLOSE_LOOK = 2.5
+CLOSE_GAIN = 1.5
+CLOSE_CONTEXT = 128  # pixels of the close look around the box (`CONTEXT` at its scale)
+# The net sees this many pixels of its input around the part it looks for indices in: what
+# it needs to see around an index (fusion.doubt widens its region so, and the close look).
+CONTEXT = 64
 
 
 @dataclass(frozen=True)
@@ -115,6 +131,34 @@ def find_indices(
         )
         hits += _look(shrunk, sx * fx, sy * fy, box)
     return hits
+
+
+@timed("index finder")
+def close_indices(
+    frame: np.ndarray, sx: float, sy: float, box: tuple[int, int, int, int]
+) -> list[IndexHit]:
+    """The corner indices in `box` (x0, y0, x1, y1 of the card finder's picture, scaled
+    from `frame` by `sx`, `sy`), looked for in the frame itself seen `CLOSE_LOOK` times as
+    close, with CLOSE_CONTEXT of the net's pixels around the box; none where that would not be
+    CLOSE_GAIN times closer (a frame whose own pixels the card finder nearly sees)."""
+    scale = min(1.0, CLOSE_LOOK * max(sx, sy))
+    if scale < CLOSE_GAIN * max(sx, sy):
+        return []
+    height, width = frame.shape[:2]
+    pad = CLOSE_CONTEXT / scale
+    x0, y0, x1, y1 = box
+    fx0, fy0 = max(0, int(x0 / sx - pad)), max(0, int(y0 / sy - pad))
+    fx1 = min(width, int(np.ceil(x1 / sx + pad)))
+    fy1 = min(height, int(np.ceil(y1 / sy + pad)))
+    if fx1 <= fx0 or fy1 <= fy0:
+        return []
+    part = np.ascontiguousarray(frame[fy0:fy1, fx0:fx1])
+    seen, px, py = net_input(part, round(scale * max(part.shape[:2])))
+    offset = np.float32([fx0, fy0])
+    return [
+        replace(hit, quad=hit.quad + offset, centre=hit.centre + offset)
+        for hit in _look(seen, px, py, None)
+    ]
 
 
 def _look(

@@ -9,10 +9,13 @@ import numpy as np
 import pytest
 
 from companion.vision.corner_index import (
+    CLOSE_CONTEXT,
+    CLOSE_GAIN,
     PATCH_HEIGHT,
     PATCH_WIDTH,
     IndexHit,
     _turned_back,
+    close_indices,
     find_indices,
 )
 from companion.vision.decks import load_deck
@@ -168,3 +171,30 @@ def test_no_index_is_looked_for_on_a_table_read_in_full(pipeline, monkeypatch) -
         fusion, "find_indices", lambda *a: pytest.fail("index search on a table read in full")
     )
     assert [r.label for r in pipeline.read(image)] == ["2 of clubs"]
+
+
+def test_the_close_look_finds_the_index_in_frame_pixels(monkeypatch) -> None:
+    """The close look (CLOSE_LOOK) sees the frame itself, nearer than the card finder's
+    picture: its hits are in the frame's pixels, on the Ace's index, implying about the
+    same card; around a box of the card finder's picture only."""
+    import companion.vision.corner_index as corner_index
+
+    monkeypatch.setattr(corner_index, "TURNED_LOOKS", ())
+    image, truths = fan("wood-dark", -8, 0.5)
+    _, sx, sy = net_input(image)
+    ace = truths[0].corners
+    box = (150, 90, 220, 150)  # the card finder's picture around the fan
+    hits = close_indices(image, sx, sy, box)
+    assert hits and max(quad_iou(h.quad, ace) for h in hits) > 0.6
+    x0, y0 = box[0] / sx - CLOSE_CONTEXT, box[1] / sy - CLOSE_CONTEXT
+    assert all(h.centre[0] >= x0 and h.centre[1] >= y0 for h in hits)
+
+
+def test_no_close_look_where_the_card_finder_sees_the_frame_near_its_own_size() -> None:
+    """A small picture the card finder sees at about its own size gains nothing from a
+    closer look (CLOSE_GAIN): none is taken."""
+    image, _ = fan("wood-dark", -8, 0.5)
+    small = np.ascontiguousarray(image[240:480, 380:740])
+    _, sx, sy = net_input(small)
+    assert max(sx, sy) * CLOSE_GAIN > 1.0
+    assert close_indices(small, sx, sy, (0, 0, 64, 64)) == []

@@ -287,6 +287,8 @@ def test_cards_of_a_row_the_first_look_outlined_as_one_are_read_from_the_second(
             for t in truths
         ]
 
+    # the index finder's close look reads some of them too (2026-12-04): kept from both
+    monkeypatch.setattr(corner_index, "CLOSE_GAIN", float("inf"))
     now = read_right(read_cards(image, reader))
     monkeypatch.setattr(finders, "ZOOM_TWIN", SAME_CARD)
     before = read_right(read_cards(image, reader))
@@ -661,6 +663,7 @@ def test_a_covered_five_is_read_from_its_index_at_its_neighbours_size(monkeypatc
     monkeypatch.setattr(finders, "ZOOM_TWIN", SAME_CARD)
     assert read_right(image, truths, "5 of clubs")
     monkeypatch.setattr(indices, "RESIZED", float("inf"))
+    monkeypatch.setattr(corner_index, "CLOSE_GAIN", float("inf"))  # nor its close look
     assert not read_right(image, truths, "5 of clubs")
 
 
@@ -732,6 +735,7 @@ def test_a_five_whose_index_reads_only_with_its_hit_moved(monkeypatch):
     monkeypatch.setattr(finders, "ZOOM_TWIN", SAME_CARD)
     assert read_right(image, truths, "5 of clubs")
     monkeypatch.setattr(indices, "INDEX_SHIFTS", [])
+    monkeypatch.setattr(corner_index, "CLOSE_GAIN", float("inf"))  # nor its close look
     assert not read_right(image, truths, "5 of clubs")
 
 
@@ -1235,6 +1239,7 @@ def test_a_side_search_reads_cards_whose_placed_quad_missed_them(monkeypatch) ->
             patch.setattr(sides, "SIDE_SHIFTS", ())
             patch.setattr(parts, "PART_AREA", 10**9)
             patch.setattr(fusion, "find_indices", lambda *a: [])  # its index reads too
+            patch.setattr(fusion, "close_indices", lambda *a: [])
             without = label_on(card.corners, read_cards(image, reader))
         assert without in (None, OTHER) and without != label
 
@@ -1259,6 +1264,7 @@ def test_two_cards_touching_along_a_long_side_are_read_as_two(monkeypatch) -> No
         patch.setattr(fusion, "split_pairs", lambda *args: args[5])  # the kept readings
         # the index finder's turned looks read both from their indices too (2026-12-02)
         patch.setattr(corner_index, "TURNED_LOOKS", ())
+        patch.setattr(corner_index, "CLOSE_GAIN", float("inf"))  # and its close look
         merged = read_cards(image, reader)
     assert all(r.label == OTHER and r.confidence < SURE_ENOUGH for r in merged)
 
@@ -1287,6 +1293,7 @@ def test_three_cards_touching_in_a_row_are_read_as_three(monkeypatch) -> None:
     assert [label_on(t.corners, read_cards(image, reader)) for t in truths] == want
     monkeypatch.setattr(pairs, "cards_across", lambda quad: 2)
     monkeypatch.setattr(pairs, "fanned_three", lambda quad: None)  # the same cut, when touching
+    monkeypatch.setattr(corner_index, "CLOSE_GAIN", float("inf"))  # nor its close look
     without = [label_on(t.corners, read_cards(image, reader)) for t in truths]
     assert without[:2] == [None, None]
 
@@ -1301,6 +1308,7 @@ def test_two_fanned_faces_outlined_as_one_are_read_as_two(monkeypatch) -> None:
     reader = CardReader(load_deck("playing-cards"))
     assert label_on(ace.corners, read_cards(image, reader)) == "A of diamonds"
     monkeypatch.setattr(pairs, "fanned_ends", lambda quad: None)
+    monkeypatch.setattr(corner_index, "CLOSE_GAIN", float("inf"))  # nor its close look
     assert label_on(ace.corners, read_cards(image, reader)) is None
 
 

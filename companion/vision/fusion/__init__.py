@@ -75,7 +75,9 @@ The index finder also looks at the frame turned by each quarter (`TURNED_LOOKS`:
 face every side of a table, and the net reads an index differently at each turn); a
 turned look's hit counts only where the frame's own hits of that index read nothing, and
 a game card from turned looks only where two of their hits agree (`TURNED_AGREEING`);
-three hits or more size their card by their median (`MEDIAN_HITS`).
+three hits or more size their card by their median (`MEDIAN_HITS`). Where the card
+finder sees the frame much smaller than it is (a webcam's frame), the index finder also
+looks at the frame itself, closer (`corner_index.close_indices`): a small card's index.
 
 Last, in a frame in doubt, the card pixels of the net that no reading covers are read as
 rectangles (`outlined_parts`): a card the net sees but finds no core in (small, blurred,
@@ -100,7 +102,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..corner_index import find_indices
+from ..corner_index import close_indices, find_indices
 from ..decks import PLAYING_CARDS
 from ..detect import as_bgr
 from ..read import CardReader
@@ -135,7 +137,11 @@ def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
     kept = _read_found(image, reader, found, known, search_sides=True) if found.quads else []
     region = unexplained(found, kept) if reader.deck.kind == PLAYING_CARDS else None
     if region is not None and found.maps is not None and found.net_image is not None:
-        hits = find_indices(found.net_image, found.maps.sx, found.maps.sy, region)
+        sx, sy = found.maps.sx, found.maps.sy
+        hits = find_indices(found.net_image, sx, sy, region)
+        seen = unexplained(found, kept, context=0)
+        if seen is not None:
+            hits += close_indices(colour, sx, sy, seen)
         kept = index_cards(image, reader, hits, kept)
     return without_parts(outlined_parts(image, reader, found, kept))
 

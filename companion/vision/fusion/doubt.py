@@ -1,6 +1,7 @@
 """Whether the learned finder's first look leaves doubt, and where: card the net sees
 that no reading explains. Only then do the edge finder, the second look and the
-corner-index search run."""
+corner-index search run (the index finder looks at the unexplained card pixels' box
+widened by `corner_index.CONTEXT` pixels of its input on every side)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from ..corner_index import CONTEXT as INDEX_CONTEXT
 from ..segment import CARD_LEVEL, STRIDE, CardMaps
 from ..types import CardReading
 from .candidates import Candidates
@@ -25,10 +27,6 @@ from .levels import SETTLED, SURE_ENOUGH, settled
 # unchanged; the median frame about the same, frames 2-4 ms slower on average. 0.0002:
 # 2 playing cards more for 8 ms more per frame on average.
 UNEXPLAINED = 0.0004
-
-# The index finder looks at the unexplained card pixels' box widened by this many pixels
-# of its input on every side (what the net needs to see around an index).
-INDEX_CONTEXT = 64
 
 
 def in_doubt(found: Candidates, kept: list[CardReading]) -> bool:
