@@ -788,6 +788,24 @@ def test_the_same_rank_read_less_surely_on_the_same_card_gives_way() -> None:
     assert same(got, [two, hearts])
 
 
+def test_an_index_read_in_another_suit_less_surely_than_the_finders_card_adds_nothing():
+    """The Ace of clubs fanned over a King (real train photo IMG_2635 turned by 270
+    degrees, cards 100 px long): its quad read as the Ace of clubs at 0.61, its index as
+    the Ace of spades at 0.50. One card: the surer reading stands alone. Surer, the index
+    stands instead; another card's Ace, apart, stands beside it."""
+    card = card_at(100, 100, 100, 140)
+    clubs = replace(reading(card, "A of clubs", 0.61, rank=1), suit="clubs")
+    spades = replace(reading(card + 4, "A of spades", 0.5, rank=1), suit="spades")
+    hit = index_hit(card + 4)
+    assert same(index_cards(None, ScriptedIndexReader([spades]), [hit], [clubs]), [clubs])
+    surer = replace(spades, confidence=0.9)
+    assert same(index_cards(None, ScriptedIndexReader([surer]), [hit], [clubs]), [surer])
+    apart = card_at(300, 100, 100, 140)
+    other = replace(reading(apart, "A of spades", 0.5, rank=1), suit="spades")
+    got = index_cards(None, ScriptedIndexReader([other]), [index_hit(apart)], [clubs])
+    assert same(got, [clubs, other])
+
+
 def test_both_corners_of_one_card_add_it_once_but_fanned_cards_all_count() -> None:
     card = card_at(100, 100)
     turned = np.roll(card, 2, axis=0)  # the bottom-right index: the quad seen from there
