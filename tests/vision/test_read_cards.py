@@ -533,6 +533,25 @@ def test_read_index_reads_the_top_left_patch_of_each_quad(playing_reader: CardRe
         CardReader(load_deck("demo-animals")).read_index(table, [quad])
 
 
+def test_read_index_shows_the_net_only_patches_that_carry_print(monkeypatch) -> None:
+    """A patch of bare table holds no index (`INDEX_PRINT`): it reads as no card and the
+    net never sees it, while the index beside it is read as before."""
+    reader = CardReader(load_deck("playing-cards"))
+    table = np.full((400, 600, 3), 60, np.uint8)
+    face = np.asarray(card_face("playing-cards", 3, "spades", 0))
+    h, w = face.shape[:2]
+    quad = np.float32([[100, 80], [220, 80], [220, 248], [100, 248]])
+    warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad)
+    cv2.warpPerspective(face[..., :3], warp, (600, 400), table, borderMode=cv2.BORDER_TRANSPARENT)
+    bare = quad + np.float32([300, 0])
+    seen: list[int] = []
+    run = reader._index_net
+    monkeypatch.setattr(reader, "_index_net", lambda views: seen.append(len(views)) or run(views))
+    card, nothing = reader.read_index(table, [quad, bare])
+    assert (card.rank, card.suit) == (3, "spades") and nothing.label == NOT_A_CARD
+    assert seen == [1, len(read_module.INDEX_SCALES) - 1]  # the card's patch, at each scale
+
+
 def test_the_table_beyond_a_blank_corner_is_no_print() -> None:
     """A loose index quad on a blank corner of a card on a dark table: the table shows
     along the patch's top and left borders, which is no index (real train photo IMG_2611:
