@@ -211,6 +211,23 @@ def test_tally_counts_misreads_and_phantoms():
     assert summary["game cards on no card"] == 0  # the phantom is a back
 
 
+def test_a_reading_stands_for_the_card_it_overlaps_most() -> None:
+    """A card mostly hidden under another is drawn (and listed) first; the reading of the
+    card in sight overlaps both, the one in sight more: it stands for that one, which is
+    found and read right; the hidden one is not counted either way (`VISIBLE`)."""
+    from companion.vision.synth import CardSpec, CardTruth
+
+    under = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    over = under + np.float32([25, 0])
+    hidden = CardTruth(under, "down", None, None, "back", 0.3, CardSpec())
+    shown = CardTruth(over, "up", None, None, "other", 1.0, CardSpec())
+    reading = CardReading(over + np.float32([-8, 0]), "up", None, None, "other", 0.98)
+    tally = Tally()
+    tally.add_scene([reading], [None], [hidden, shown])
+    summary = tally.summary()
+    assert (summary["cards"], summary["found and read right"], summary["phantoms"]) == (1, 1, 0)
+
+
 def test_tally_counts_apart_a_phantom_on_the_part_in_sight_of_a_hidden_card() -> None:
     """A back read on the strip in sight of a card mostly under another overlaps that
     card by less than IoU 0.3: a phantom by the benchmark's count, lying on a card."""
