@@ -517,15 +517,22 @@ def test_a_card_read_from_one_index_needs_a_sure_rank_that_every_scale_reads() -
     assert index_reading(*back, DUMMY).label == NOT_A_CARD  # a back's print
 
 
-def test_read_index_reads_the_top_left_patch_of_each_quad(playing_reader: CardReader) -> None:
-    """A card's quad from its index corner, as corner_index gives it; the far corner lies
-    under another card (here: black), which does not matter."""
-    table = np.full((400, 400, 3), 60, np.uint8)
+def _three_of_spades_on_a_table(width: int) -> tuple[np.ndarray, np.ndarray]:
+    """A grey table `width` px wide, 400 high, with an upright 3 of spades on it, and the
+    card's quad from its index corner (as corner_index gives it)."""
+    table = np.full((400, width, 3), 60, np.uint8)
     face = np.asarray(card_face("playing-cards", 3, "spades", 0))
     h, w = face.shape[:2]
     quad = np.float32([[100, 80], [220, 80], [220, 248], [100, 248]])
     warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad)
-    cv2.warpPerspective(face[..., :3], warp, (400, 400), table, borderMode=cv2.BORDER_TRANSPARENT)
+    cv2.warpPerspective(face[..., :3], warp, (width, 400), table, borderMode=cv2.BORDER_TRANSPARENT)
+    return table, quad
+
+
+def test_read_index_reads_the_top_left_patch_of_each_quad(playing_reader: CardReader) -> None:
+    """A card's quad from its index corner, as corner_index gives it; the far corner lies
+    under another card (here: black), which does not matter."""
+    table, quad = _three_of_spades_on_a_table(400)
     table[200:, 160:] = 0  # the covering card
     (reading,) = playing_reader.read_index(table, [quad])
     assert (reading.rank, reading.suit) == (3, "spades")
@@ -537,12 +544,7 @@ def test_read_index_shows_the_net_only_patches_that_carry_print(monkeypatch) -> 
     """A patch of bare table holds no index (`INDEX_PRINT`): it reads as no card and the
     net never sees it, while the index beside it is read as before."""
     reader = CardReader(load_deck("playing-cards"))
-    table = np.full((400, 600, 3), 60, np.uint8)
-    face = np.asarray(card_face("playing-cards", 3, "spades", 0))
-    h, w = face.shape[:2]
-    quad = np.float32([[100, 80], [220, 80], [220, 248], [100, 248]])
-    warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad)
-    cv2.warpPerspective(face[..., :3], warp, (600, 400), table, borderMode=cv2.BORDER_TRANSPARENT)
+    table, quad = _three_of_spades_on_a_table(600)
     bare = quad + np.float32([300, 0])
     seen: list[int] = []
     run = reader._index_net
