@@ -536,6 +536,10 @@ def test_a_game_card_from_a_turned_look_stands_only_where_two_hits_agree():
     # a 6..King from a turned look adds no game card: it stands alone
     queen = reading(ace, OTHER, 0.95)
     assert same(index_cards(None, ScriptedIndexReader([queen]), [alone], []), [queen])
+    # so does a game card read at TURNED_ALONE (an Ace under a book, IMG_2552 at 100 px)
+    sure_ace = reading(ace, "A of hearts", 0.98, rank=1)
+    (got,) = index_cards(None, ScriptedIndexReader([sure_ace]), [alone], [])
+    assert got.label == "A of hearts"
 
 
 def test_a_turned_looks_card_gives_way_to_the_frames_own_hit_of_that_index():
@@ -664,6 +668,8 @@ def test_a_covered_five_is_read_from_its_index_at_its_neighbours_size(monkeypatc
     assert read_right(image, truths, "5 of clubs")
     monkeypatch.setattr(indices, "RESIZED", float("inf"))
     monkeypatch.setattr(corner_index, "CLOSE_GAIN", float("inf"))  # nor its close look
+    # nor a turned look's hit read alone at TURNED_ALONE (since 2026-12-05 one reads it)
+    monkeypatch.setattr(indices, "TURNED_ALONE", float("inf"))
     assert not read_right(image, truths, "5 of clubs")
 
 
@@ -736,6 +742,8 @@ def test_a_five_whose_index_reads_only_with_its_hit_moved(monkeypatch):
     assert read_right(image, truths, "5 of clubs")
     monkeypatch.setattr(indices, "INDEX_SHIFTS", [])
     monkeypatch.setattr(corner_index, "CLOSE_GAIN", float("inf"))  # nor its close look
+    # nor a turned look's hit read alone at TURNED_ALONE (since 2026-12-05 one reads it)
+    monkeypatch.setattr(indices, "TURNED_ALONE", float("inf"))
     assert not read_right(image, truths, "5 of clubs")
 
 
