@@ -1407,6 +1407,31 @@ def test_a_game_card_read_for_sure_touching_a_face_read_unsure_is_cut_from_it() 
     assert halves_read(("A of clubs", 0.7), (OTHER, 0.3)) is None
 
 
+def test_the_halves_of_one_back_are_not_two_backs() -> None:
+    """A back read unsure (a playing tuning table, 4,200,019: 0.88), its halves as backs
+    for sure, as any part of a back reads: where the quad is one card's size beside a card
+    read for sure, it stays one back; a quad of two backs side by side (1.4 times as long)
+    is cut in two, as is one with no card read for sure to size it by."""
+    deck = SimpleNamespace(kind="playing-cards", plain_back=None)
+
+    def read_batch(image: np.ndarray, quads: list) -> list[CardReading]:
+        return [CardReading(q, "down", None, None, "back", 0.95) for q in quads]
+
+    def read_index(image: np.ndarray, quads: list) -> list[CardReading]:
+        return [CardReading(q, "up", None, None, NOT_A_CARD, 0.0) for q in quads]
+
+    reader = SimpleNamespace(deck=deck, read_batch=read_batch, read_index=read_index)
+    neighbour = card_at(300, 100, w=100, h=140)
+    for quad, sure, cut in (
+        (card_at(100, 100, w=100, h=140), [neighbour], False),
+        (card_at(100, 100, w=200, h=140), [neighbour], True),
+        (card_at(100, 100, w=100, h=140), [], True),
+    ):
+        one_card = pairs._one_card_sized(quad, sure)
+        found = pairs._sure_halves(np.zeros((10, 10, 3), np.uint8), reader, (quad,), {}, one_card)
+        assert (found is not None) == cut
+
+
 def test_a_fanned_card_whose_index_under_a_neighbour_is_hidden_is_read_from_its_other():
     """Three playing cards in a row, each over the one before by 15% of its width,
     outlined as one quad: the middle card's far side, and the index there, lie under the

@@ -71,6 +71,7 @@ from ..geometry import (
     halves,
     order_clockwise,
     quad_iou,
+    quad_long_side,
     side_by_side,
 )
 from ..read import CardReader
@@ -84,6 +85,19 @@ from .sides import moved_stands, unsure_learned
 # quad, where it overlaps that part this much (IoU): a half overlaps the quad it was cut
 # from at 0.5, a third at 0.33, so neither passes for one of its parts.
 PART_RIVAL = 0.6
+
+# A quad no longer than this many times the long side of the nearest card read for sure is
+# one card's size: its halves are half cards, and where both read as backs they are the
+# two halves of one back, whose pattern fills any part of it (`_sure_halves`); two cards
+# side by side make a quad 1.4 times as long (10:7). Found on a playing tuning table
+# (4,200,019): a back 146 px long read at 0.88 stood as two backs, its halves read at
+# 0.92 and 0.95. Measured (2026-12-05): 300 playing tuning tables (4,200,000+) and 100 of
+# designed backs (4,100,000+) one back more read right each; 100 playing and 100 animal
+# row tables, 300 animal tables, 120 heaps, 100 tables with jokers, 150 empty tables, 12
+# enrolled animal decks with backs never seen and 20 with faint ones (4,650,000+, their
+# tables and empty tables) and the real train split at 100 px and as photographed, at
+# every turn, read exactly as before.
+ONE_CARD = 1.2
 
 
 def split_pairs(
@@ -109,7 +123,7 @@ def split_pairs(
     out = list(kept)
     for index in unsure_learned(found, readings, rough, sure):
         whole = (found.learned[index], found.rough[index])
-        pair = _sure_halves(image, reader, whole, known)
+        pair = _sure_halves(image, reader, whole, known, _one_card_sized(whole[0], sure))
         if pair is None or any(
             quad_iou(half.corners, r.corners) >= SAME_CARD
             for half in pair
@@ -151,26 +165,43 @@ def _better_of(part: CardReading, set_aside: Sequence[CardReading]) -> CardReadi
     return max(rivals, key=preference, default=part)
 
 
+def _one_card_sized(quad: np.ndarray, sure: Sequence[np.ndarray]) -> bool:
+    """Whether `quad` is no longer than `ONE_CARD` times the nearest of the `sure` quads
+    (cards read for sure): a quad of one card, not of two side by side."""
+    if not sure:
+        return False
+    centre = quad.mean(axis=0)
+    nearest = min(sure, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)))
+    return quad_long_side(quad) <= ONE_CARD * quad_long_side(nearest)
+
+
 def _sure_halves(
     image: np.ndarray,
     reader: CardReader,
     quads: Sequence[np.ndarray],
     known: dict[bytes, CardReading],
+    one_card: bool = False,
 ) -> list[CardReading] | None:
     """The readings of the cards of the first of `quads` whose halves both read a card (a
     face or a back: `moved_stands`), or, for a quad three cards wide, whose thirds all
     do, or else whose fanned three or fanned ends (`_fanned_read`) all read a face so (a
     back's pattern fills any part of it: two parts of one back read as two backs), or
     else whose halves are a game card read for sure and some face
-    (`_game_card_and_face`: the first quad only, the placed one); None where none does."""
+    (`_game_card_and_face`: the first quad only, the placed one); None where none does.
+    Halves that both read as backs do not stand where the quad is `one_card` sized
+    (`ONE_CARD`): they are one back's halves."""
     enrolled = reader.deck.kind != PLAYING_CARDS
     # any part of a back plain inside its margin looks like the whole back
     plain = reader.deck.plain_back is not None
     for quad in quads:
         for parts in (halves(quad), side_by_side(quad, 3) if cards_across(quad) == 3 else ()):
             cards = list(read_at(image, reader, parts, list(range(len(parts))), known).values())
-            if cards and all(
-                moved_stands(r, enrolled) and not (plain and r.face == "down") for r in cards
+            if (
+                cards
+                and all(
+                    moved_stands(r, enrolled) and not (plain and r.face == "down") for r in cards
+                )
+                and not (one_card and all(r.face == "down" for r in cards))
             ):
                 return cards
         for fanned in (fanned_three(quad), fanned_ends(quad)):
