@@ -168,7 +168,7 @@ def _combine_views(
         if len(voters) == 2 and k + 1 in GAME_RANKS and _suits_conflict(suit_p):
             return k, 0.5 * p, suits
         if len(faces) == 2 and _corners_conflict(rank_p):
-            led = _whole_face_lead(rank_p, suit_p, whole_rank, whole_suit, suits, p)
+            led = _whole_face_lead(rank_p, whole_rank, whole_suit, suits, p)
             return led or (k, 0.5 * p, suits)
     if k + 1 in GAME_RANKS and seen < BACK_CLASS and _suit_dissents(whole_suit, suits):
         return k, 0.5 * p, suits  # the pips' suit speaks against the corners'
@@ -176,20 +176,15 @@ def _combine_views(
         return k, 0.5 * p, suits  # the pips' count speaks against the corners'
     if k == BACK_CLASS or _names_game_card(k, p, suits):
         return k, p, suits
-    return _whole_face_lead(rank_p, suit_p, whole_rank, whole_suit, suits, p) or (k, p, suits)
+    return _whole_face_lead(rank_p, whole_rank, whole_suit, suits, p) or (k, p, suits)
 
 
 def _whole_face_lead(
-    rank_p: np.ndarray,
-    suit_p: np.ndarray,
-    whole_rank: np.ndarray,
-    whole_suit: np.ndarray,
-    suits: np.ndarray,
-    p: float,
+    rank_p: np.ndarray, whole_rank: np.ndarray, whole_suit: np.ndarray, suits: np.ndarray, p: float
 ) -> tuple[int, float, np.ndarray] | None:
     """The whole face's game rank at MIN_RANK_PROBABILITY or more (`p`, the views combined,
     if higher) where it may lead (`_led_by_whole_face`); None where it may not."""
-    if _led_by_whole_face(rank_p, suit_p, whole_rank, whole_suit, suits):
+    if _led_by_whole_face(rank_p, whole_rank, whole_suit, suits):
         return int(whole_rank.argmax()), max(p, MIN_RANK_PROBABILITY), suits
     return None
 
@@ -251,11 +246,7 @@ def _rank_dissents(whole_rank: np.ndarray, k: int) -> bool:
 
 
 def _led_by_whole_face(
-    rank_p: np.ndarray,
-    suit_p: np.ndarray,
-    whole_rank: np.ndarray,
-    whole_suit: np.ndarray,
-    suits: np.ndarray,
+    rank_p: np.ndarray, whole_rank: np.ndarray, whole_suit: np.ndarray, suits: np.ndarray
 ) -> bool:
     """Whether the whole face alone may name the game rank that the corners leave unsure.
 
@@ -263,34 +254,16 @@ def _led_by_whole_face(
     the small index out of its corner patch, while the pips of the whole face still read
     (measured on rendered tuning scenes: `models/README.md`). The whole face leads only
     when it is sure of a game rank and of its suit, at least one corner gives that rank
-    some weight, and no corner reads another face with some certainty, nor leans to
-    another suit (`UNSURE_VIEW`, as for `_whole_face_sure`): blurred pips of a small card
-    tell clubs from spades no better than its index. Found on a tuning row table
-    (4,450,059): a blurred 2 of spades 63 px long, a corner spades at 0.79, the pips a 2
-    at 0.97 and clubs at 0.86, read as the 2 of clubs. Measured (2026-12-05): rows (100
-    playing tuning tables) wrong game ranks 2 -> 1, cards right 1,174 as before, four
-    readings elsewhere placed better and surer (a blocked lead lets another quad stand);
-    300 playing tables 4,345 as before; 100 tables of designed backs 1,228 -> 1,227 (a
-    back's quad placed a little otherwise, no longer matching its card); the real train
-    split shaken by 6 px at 0 degrees 86 -> 85 Aces (IMG_2434, a corner reading a 3 of
-    clubs at 0.63/0.96); heaps, jokers, empty tables, the real train split at 100 px and
-    as photographed at every turn, and shaken by 3 px unchanged; time the same (median
-    ratios 1.004 and 1.001 on 80 playing and 30 row tables, both ways in one run).
+    some weight, and no corner reads another face with some certainty.
     """
     k = int(whole_rank.argmax())
     if k + 1 not in GAME_RANKS or whole_rank[k] < WHOLE_LEADS or whole_suit.max() < WHOLE_SUIT:
         return False
     if rank_p[:, k].max() < CORNER_SUPPORT or suits.max() < MIN_SUIT_PROBABILITY:
         return False
-    if _suit_dissents(whole_suit, suits) or _corner_leans_to_another_suit(suit_p, whole_suit):
+    if _suit_dissents(whole_suit, suits):
         return False
     return not _corner_reads_another_face(rank_p, k, UNSURE_VIEW)
-
-
-def _corner_leans_to_another_suit(suit_p: np.ndarray, whole_suit: np.ndarray) -> bool:
-    """Whether a corner reads a suit other than the whole face's at UNSURE_VIEW or more."""
-    suit = int(whole_suit.argmax())
-    return any(suit_p[v].argmax() != suit and suit_p[v].max() >= UNSURE_VIEW for v in (0, 1))
 
 
 def _corner_reads_another_face(rank_p: np.ndarray, k: int, level: float) -> bool:

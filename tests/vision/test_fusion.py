@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from companion.vision import corner_index, fusion, playing_views, segment
+from companion.vision import corner_index, fusion, segment
 from companion.vision.bench.scenes import ANIMAL_SEED_OFFSET, row_scenes, synthetic_scenes
 from companion.vision.corner_index import IndexHit
 from companion.vision.decks import load_deck
@@ -995,15 +995,10 @@ def test_readings_of_one_card_agree_on_a_game_card_where_none_names_another() ->
 def test_a_blurred_five_read_by_two_moved_quads_stands_against_an_unsure_third(monkeypatch):
     """Rendered tuning scene 960,551: a 5 of clubs 87 px long, which no quad reads for
     sure, read by the side search as the 5 of clubs at 0.999 and 1.0 and as the 5 of spades
-    at 0.5: with MOVED_AGREEING it is read; if any other game card named vetoed it, not.
-    (Since 2026-12-05 a quad there reads it for sure once the pips may no longer lead to a
-    suit a corner leans against, `playing_views._led_by_whole_face`: that rule is kept off
-    here to show this one's.)"""
+    at 0.5: with MOVED_AGREEING it is read; if any other game card named vetoed it, not."""
     image, truths = next(synthetic_scenes("playing-cards", 1, 960_551))
     five = next(t for t in truths if t.label == "5 of clubs")
     reader = CardReader(load_deck("playing-cards"))
-    assert label_on(five.corners, read_cards(image, reader)) == "5 of clubs"
-    monkeypatch.setattr(playing_views, "_corner_leans_to_another_suit", lambda *_: False)
     assert label_on(five.corners, read_cards(image, reader)) == "5 of clubs"
     monkeypatch.setattr(sides, "MOVED_AGREEING", 10**9)
     assert label_on(five.corners, read_cards(image, reader)) is None

@@ -244,22 +244,6 @@ def test_a_face_sure_of_its_pips_names_the_card_its_corners_misread(
     assert playing_reading(rank_p, suits, _sure_of(*whole), pip_suits, DUMMY).rank is None
 
 
-def test_the_pips_lead_to_no_suit_a_corner_leans_against() -> None:
-    """A blurred 2 of spades 63 px long (tuning row table 4,450,059): its corners read an
-    Ace at 0.43 and a 2 at 0.39, the first one spades at 0.79; the pips a 2 at 0.97 and
-    clubs at 0.86. The pips may lead to the rank, but not to a suit a corner leans
-    against: no game card (it was read as the 2 of clubs, another player's). With no
-    corner leaning to another suit, the pips lead."""
-    rank_p = np.stack([_sure_of(0, 0.43), _sure_of(1, 0.39)])
-    rank_p[0, 1], rank_p[1, 0] = 0.30, 0.32
-    suits = np.float32([[0.21, 0.0, 0.0, 0.79], [0.47, 0.0, 0.0, 0.53]])
-    pips = np.float32([0.86, 0.0, 0.0, 0.14])
-    assert playing_reading(rank_p, suits, _sure_of(1, 0.97), pips, DUMMY).rank is None
-    suits[0] = [0.55, 0.0, 0.0, 0.45]
-    reading = playing_reading(rank_p, suits, _sure_of(1, 0.97), pips, DUMMY)
-    assert (reading.rank, reading.suit) == (2, "clubs")
-
-
 def test_a_quad_on_one_pip_of_a_card_is_no_ace() -> None:
     """Tuning scene 960,213: a rough rectangle on a third of a 3 of spades, one pip in its
     middle. Its whole face reads as an Ace of clubs for sure; its corners show no index,
