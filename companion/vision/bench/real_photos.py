@@ -14,6 +14,7 @@ import numpy as np
 
 from companion.vision.types import CardReading
 
+from .tallies import best_pairs_first
 from .timing import timed_read
 
 TURNS = (0, 90, 180, 270)  # degrees the real photos may be turned by (`--real-turn`)
@@ -239,14 +240,7 @@ def match_labels(
             if names(label, reading) and (score := _covered(truth, shown)) >= COVERED
         ]
         passes.insert(0, named)
-    matches: list[int | None] = [None] * len(labels)
-    used: set[int] = set()
-    for chosen in passes:
-        for _, label, reading in sorted(chosen, key=lambda pair: -pair[0]):
-            if matches[label] is None and reading not in used:
-                matches[label] = reading
-                used.add(reading)
-    return matches
+    return best_pairs_first(passes, len(labels))
 
 
 @dataclass(frozen=True)

@@ -117,21 +117,28 @@ def match_truths(readings: Sequence, truths: Sequence) -> list[int | None]:
     tables, 100 animal row tables and 100 of designed backs scored the same."""
     from companion.vision.geometry import quad_iou
 
-    pairs = sorted(
-        (
-            (iou, t, r)
-            for t, truth in enumerate(truths)
-            for r, reading in enumerate(readings)
-            if (iou := quad_iou(reading.corners, truth.corners)) >= MATCH_IOU
-        ),
-        key=lambda pair: -pair[0],
-    )
-    matches: list[int | None] = [None] * len(truths)
-    taken: set[int] = set()
-    for _, t, r in pairs:
-        if matches[t] is None and r not in taken:
-            matches[t] = r
-            taken.add(r)
+    pairs = [
+        (iou, t, r)
+        for t, truth in enumerate(truths)
+        for r, reading in enumerate(readings)
+        if (iou := quad_iou(reading.corners, truth.corners)) >= MATCH_IOU
+    ]
+    return best_pairs_first([pairs], len(truths))
+
+
+def best_pairs_first(
+    passes: Sequence[Sequence[tuple[float, int, int]]], count: int
+) -> list[int | None]:
+    """For each of `count` cards, the reading that stands for it, or None: the
+    (score, card, reading) pairs of each pass in turn taken highest score first, each card
+    and each reading once."""
+    matches: list[int | None] = [None] * count
+    used: set[int] = set()
+    for chosen in passes:
+        for _, card, reading in sorted(chosen, key=lambda pair: -pair[0]):
+            if matches[card] is None and reading not in used:
+                matches[card] = reading
+                used.add(reading)
     return matches
 
 
