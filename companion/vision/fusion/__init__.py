@@ -86,11 +86,16 @@ to a card's shape, reads a face for sure. And a reading the reader does not stan
 lying mostly on a card read for sure, is part of that card and is dropped, as is one not
 read for sure lying mostly on a card read so and much larger (`without_parts`).
 
+On every frame, last, a back stands only where its quad shows a card's outline on two
+sides (`outlines.outlined_backs`): a patch of carpet or cloth, which the readers can take
+for a back of some design, shows the same texture on both sides of its quad's sides.
+
 Where each part lives: `finders.py` (the looks: the learned finder, its second look, the
 edge finder), `candidates.py` (what they found; twins), `reading.py` (each quad read once a
 frame), `picking.py` (one reading per card), `doubt.py` (what leaves doubt, and where),
 `sides.py` (the side search), `pairs.py` (two cards outlined as one), `indices.py` (cards
-read from a corner index), `parts.py` (uncovered card pixels; pieces of cards), `levels.py`
+read from a corner index), `parts.py` (uncovered card pixels; pieces of cards),
+`outlines.py` (backs that show no outline), `levels.py`
 (the confidence levels they all share). Each rule's constant, with the figures measured
 for it, lies in the module of that rule.
 
@@ -113,6 +118,7 @@ from .doubt import in_doubt, unexplained
 from .finders import find_candidates, learned_candidates, with_edges, zoomed
 from .indices import index_cards
 from .levels import reads_sure
+from .outlines import outlined_backs
 from .pairs import split_pairs
 from .parts import outlined_parts, without_parts
 from .picking import pick_readings
@@ -132,7 +138,7 @@ def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
     known: dict[bytes, CardReading] = {}
     kept = _read_found(image, reader, found, known) if found.quads else []
     if not in_doubt(found, kept):
-        return plain_backs(colour, reader, kept)
+        return outlined_backs(colour, plain_backs(colour, reader, kept))
     found = with_edges(colour, zoomed(colour, found, kept), reader.deck.plain_back)
     kept = _read_found(image, reader, found, known, search_sides=True) if found.quads else []
     region = unexplained(found, kept) if reader.deck.kind == PLAYING_CARDS else None
@@ -143,7 +149,7 @@ def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
         if seen is not None:
             hits += close_indices(colour, sx, sy, seen)
         kept = index_cards(image, reader, hits, kept)
-    return without_parts(outlined_parts(image, reader, found, kept))
+    return outlined_backs(colour, without_parts(outlined_parts(image, reader, found, kept)))
 
 
 def _read_found(

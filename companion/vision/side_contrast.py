@@ -1,0 +1,72 @@
+"""How plainly a quad's sides show a card's outline: the colour step across each side.
+
+Why: a card lies on the table, so along each side of its outline the picture changes from
+the card to what is beside it (the table, a neighbour's edge, a shadow), the same way all
+along the side. A patch of a textured cloth taken for a card (a carpet seen at a webcam's
+scale reads as a card's back) shows the same texture on both sides of its quad's sides:
+the steps across a side are as large, but point every way and cancel out on average.
+
+For each side, points along its middle (`SPAN`) are sampled `OUTSIDE` of the quad's
+short side outside it and at each of `INSIDE` inside it; the side's contrast at that depth
+is the length of the mean step (Lab, 0..255 channels, as OpenCV gives them for 8-bit
+pictures), and its consistency that length over the mean length of the steps (1: every
+step alike; near 0: texture). Two depths inside: a back's thin border can be as light
+as the cloth beside it, its print a little further in is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+SAMPLES = 24  # points along each side
+SPAN = (0.15, 0.85)  # of the side's length: its middle, away from rounded corners
+OUTSIDE = 0.06  # of the quad's short side, outside each side
+INSIDE = (0.06, 0.15)  # of the quad's short side, inside each side
+MIN_OFFSET = 2.0  # pixels: on a small card, 6% of its short side is about a pixel
+
+
+def side_steps(image: np.ndarray, quads: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(N, 4, D) contrast and consistency of the four sides of each quad of `quads` (each
+    (4, 2) frame pixels, in order around it) in the BGR uint8 `image`, at each of the D
+    depths of `INSIDE`: one bilinear sampling of the frame for all of them."""
+    depths = len(INSIDE)
+    if not quads:
+        return np.zeros((0, 4, depths), np.float32), np.zeros((0, 4, depths), np.float32)
+    q = np.asarray(quads, np.float32)  # (N, 4, 2)
+    starts, ends = q, np.roll(q, -1, axis=1)
+    side = ends - starts
+    lengths = np.maximum(np.linalg.norm(side, axis=2, keepdims=True), 1e-6)
+    normal = np.stack([-side[..., 1], side[..., 0]], axis=2) / lengths
+    # the normal that points into the quad, whichever way round its corners run
+    inward = np.sign(np.sum((q.mean(axis=1, keepdims=True) - (starts + ends) / 2) * normal, 2))
+    normal *= np.where(inward == 0, 1.0, inward)[..., None]
+    short = np.minimum(lengths[:, 0, 0], lengths[:, 1, 0])
+    fractions = np.float32([-OUTSIDE, *INSIDE])
+    offsets = np.maximum(MIN_OFFSET, np.abs(fractions) * short[:, None]) * np.sign(fractions)
+    t = np.linspace(*SPAN, SAMPLES, dtype=np.float32)[None, None, :, None]
+    points = starts[:, :, None] + t * side[:, :, None]  # (N, 4, S, 2)
+    # (1 + D, N, 4, S, 2): outside first, then each depth inside
+    shifted = points[None] + offsets.T[:, :, None, None, None] * normal[None, :, :, None]
+    flat = np.ascontiguousarray(shifted.reshape(1, -1, 2), np.float32)
+    sampled = cv2.remap(
+        image, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    )
+    lab = cv2.cvtColor(sampled, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = lab.reshape(1 + depths, len(q), 4, SAMPLES, 3)
+    steps = lab[1:] - lab[:1]  # (D, N, 4, S, 3)
+    contrast = np.linalg.norm(steps.mean(axis=3), axis=3)
+    spread = np.linalg.norm(steps, axis=4).mean(axis=3)
+    alike = contrast / np.maximum(spread, 1e-6)
+    return np.moveaxis(contrast, 0, 2), np.moveaxis(alike, 0, 2)
+
+
+def outlined_sides(
+    image: np.ndarray, quads: Sequence[np.ndarray], contrast: float, consistency: float
+) -> np.ndarray:
+    """(N,) how many sides of each quad step by `contrast` or more with `consistency` or
+    more at some depth (`side_steps`)."""
+    steps, alike = side_steps(image, quads)
+    return ((steps >= contrast) & (alike >= consistency)).any(axis=2).sum(axis=1)
