@@ -21,46 +21,49 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from .side_fit import sample_across, sides_outward
+
 SAMPLES = 24  # points along each side
 SPAN = (0.15, 0.85)  # of the side's length: its middle, away from rounded corners
 OUTSIDE = 0.06  # of the quad's short side, outside each side
 INSIDE = (0.06, 0.15)  # of the quad's short side, inside each side
 MIN_OFFSET = 2.0  # pixels: on a small card, 6% of its short side is about a pixel
+_ONE = np.ones(1, np.float32)  # one sample across, at the offset its normal carries
 
 
 def side_steps(image: np.ndarray, quads: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """(N, 4, D) contrast and consistency of the four sides of each quad of `quads` (each
     (4, 2) frame pixels, in order around it) in the BGR uint8 `image`, at each of the D
-    depths of `INSIDE`: one bilinear sampling of the frame for all of them."""
+    depths of `INSIDE`: the frame sampled across the sides as the side fitting samples it
+    (`side_fit.sample_across`), once outside and once at each depth."""
     depths = len(INSIDE)
     if not quads:
         return np.zeros((0, 4, depths), np.float32), np.zeros((0, 4, depths), np.float32)
     q = np.asarray(quads, np.float32)  # (N, 4, 2)
-    starts, ends = q, np.roll(q, -1, axis=1)
-    side = ends - starts
-    lengths = np.maximum(np.linalg.norm(side, axis=2, keepdims=True), 1e-6)
-    normal = np.stack([-side[..., 1], side[..., 0]], axis=2) / lengths
-    # the normal that points into the quad, whichever way round its corners run
-    inward = np.sign(np.sum((q.mean(axis=1, keepdims=True) - (starts + ends) / 2) * normal, 2))
-    normal *= np.where(inward == 0, 1.0, inward)[..., None]
+    vectors, lengths, _, outward = sides_outward(q)
     short = np.minimum(lengths[:, 0, 0], lengths[:, 1, 0])
-    fractions = np.float32([-OUTSIDE, *INSIDE])
-    offsets = np.maximum(MIN_OFFSET, np.abs(fractions) * short[:, None]) * np.sign(fractions)
     t = np.linspace(*SPAN, SAMPLES, dtype=np.float32)[None, None, :, None]
-    points = starts[:, :, None] + t * side[:, :, None]  # (N, 4, S, 2)
-    # (1 + D, N, 4, S, 2): outside first, then each depth inside
-    shifted = points[None] + offsets.T[:, :, None, None, None] * normal[None, :, :, None]
-    flat = np.ascontiguousarray(shifted.reshape(1, -1, 2), np.float32)
-    sampled = cv2.remap(
-        image, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
-    )
-    lab = cv2.cvtColor(sampled, cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab = lab.reshape(1 + depths, len(q), 4, SAMPLES, 3)
+    points = q[:, :, None] + t * vectors[:, :, None]  # (N, 4, S, 2)
+    # outside first, then each depth inside: pixels along each quad's outward normals
+    fractions = np.float32([OUTSIDE, *(-depth for depth in INSIDE)])
+    offsets = np.maximum(MIN_OFFSET, np.abs(fractions) * short[:, None]) * np.sign(fractions)
+    lab = np.stack(
+        [
+            _lab(sample_across(image, points, outward * offset[:, None, None], _ONE)[..., 0, :])
+            for offset in offsets.T
+        ]
+    )  # (1 + D, N, 4, S, 3)
     steps = lab[1:] - lab[:1]  # (D, N, 4, S, 3)
     contrast = np.linalg.norm(steps.mean(axis=3), axis=3)
     spread = np.linalg.norm(steps, axis=4).mean(axis=3)
     alike = contrast / np.maximum(spread, 1e-6)
     return np.moveaxis(contrast, 0, 2), np.moveaxis(alike, 0, 2)
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """Float Lab (0..255 channels) of uint8 BGR samples of any shape (..., 3)."""
+    flat = np.ascontiguousarray(bgr.reshape(-1, 1, 3))
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).astype(np.float32).reshape(bgr.shape)
 
 
 def outlined_sides(
