@@ -12,6 +12,7 @@ from companion.cli import bench as bench_cli
 from companion.cli import main
 from companion.vision.bench.backs import ENROLLED_BACK_SEED
 from companion.vision.bench.real_photos import (
+    cut_by_edge,
     match_labels,
     shaken_photo,
     turned_photo,
@@ -355,6 +356,19 @@ def test_a_labelled_photo_turns_with_its_boxes():
         assert turned.shape == ((40, 60) if turn in (0, 180) else (60, 40))
 
 
+def test_a_card_the_photo_cuts_is_told_by_its_box():
+    """A label boxed up to the photo's edge is a card the photo cuts (counted apart in the
+    real photos' figures: in a webcam's frame it ends at the seam); one a few pixels in is
+    whole."""
+    shape = (504, 378)  # height, width
+    assert cut_by_edge([1, 65, 105, 196], shape)  # at the left edge
+    assert cut_by_edge([294, 231, 378, 357], shape)  # out to the right edge
+    assert cut_by_edge([103, 1, 280, 136], shape)  # at the top
+    assert cut_by_edge([252, 313, 370, 502], shape)  # down to the bottom
+    assert not cut_by_edge([10, 374, 161, 495], shape)
+    assert not cut_by_edge([40, 40, 300, 400], shape)
+
+
 def test_vision_bench_reads_labelled_photos_turned(tmp_path, capsys):
     """A folder of labelled photos (the real photos' layout): a rendered close-up of three
     game cards, read as it is and turned upside down."""
@@ -381,6 +395,7 @@ def test_vision_bench_reads_labelled_photos_turned(tmp_path, capsys):
         assert main(["bench", "vision", *args, "--real-turn", turn]) == 0
         real = json.loads(capsys.readouterr().out)["real photos"]
         assert (real["turned"], real["game cards right"]) == (f"{turn} degrees", "3/3")
+        assert real["of them cut by the photo's edge"] == "0/0"
     # several turns in one run: a set of figures each
     assert main(["bench", "vision", *args, "--real-turn", "90", "270"]) == 0
     figures = json.loads(capsys.readouterr().out)

@@ -30,6 +30,9 @@ SEAM = 12
 # A reading's quad stands for a labelled card only where its box covers this much of the
 # label's box (the card's visible part, inside the card).
 COVERED = 0.7
+# A labelled box this close to the photo's edge (pixels) is a card the photo cuts: shrunk into
+# a webcam's frame (`webcam_photo`), such a card ends in the middle of the frame, at the seam.
+CUT_MARGIN = 4
 
 
 def real_photo_figures(
@@ -57,6 +60,7 @@ def real_photo_figures(
         if image is None:
             raise ValueError(f"cannot read {entry['file']}")
         image, cards = turned_photo(image, entry["cards"], turn)
+        cut = [cut_by_edge(card["box"], image.shape[:2]) for card in cards]
         if card_length:
             image, cards = webcam_photo(image, cards, card_length)
         if blur:
@@ -64,10 +68,11 @@ def real_photo_figures(
         readings, _ = timed_read("playing-cards", image, times, finder)
         matches = match_cards(cards, readings, image.shape[:2])
         c["images"] += 1
-        for card, best in zip(cards, matches, strict=True):
+        for card, best, edge in zip(cards, matches, cut, strict=True):
             rank = GAME_RANK_TEXT.get(card["rank"])
             c["cards"] += 1
             c["game cards" if rank else "other cards"] += 1
+            c["cut game cards"] += bool(rank and edge)
             if best is None:
                 c["missed"] += 1
                 continue
@@ -79,6 +84,7 @@ def real_photo_figures(
                 c["game card read as another"] += 1
             c["right"] += right
             c["game cards right"] += bool(right and rank)
+            c["cut game cards right"] += bool(right and rank and edge)
         c["unmatched readings"] += len(readings) - sum(m is not None for m in matches)
         # the edje-aces photos show no face-down card (their README): a back read is a
         # phantom, most of them a patch of carpet or cloth (`fusion.outlines`)
@@ -97,12 +103,24 @@ def real_photo_figures(
         "found and read right": c["right"],
         "accuracy": round(c["right"] / cards, 4),
         "game cards right": f"{c['game cards right']}/{c['game cards']}",
+        "of them cut by the photo's edge": f"{c['cut game cards right']}/{c['cut game cards']}",
         "missed": c["missed"],
         "non-game read as 1..5": c["non-game read as 1..5"],
         "game card read as another (rank or suit)": c["game card read as another"],
         "unmatched readings": c["unmatched readings"],
         "backs read (no card lies face down)": c["backs read"],
     }
+
+
+def cut_by_edge(box: Sequence[float], shape: tuple[int, int]) -> bool:
+    """Whether a labelled box (x0, y0, x1, y1) reaches to within `CUT_MARGIN` pixels of the
+    edge of a photo `shape` (height, width) big: a card the photo cuts, boxed as far as it
+    shows. Why it is counted apart: as photographed, the photo's edge is the camera's; in a
+    webcam's frame (`webcam_photo`) the card ends in the middle of the frame, in a scene no
+    camera over a table shows."""
+    x0, y0, x1, y1 = box
+    height, width = shape
+    return min(x0, y0, width - x1, height - y1) < CUT_MARGIN
 
 
 def turned_photo(
