@@ -31,6 +31,7 @@ def main() -> None:
             "cards-index",
             "cards-index-tune",
             "cards-index-shaken",
+            "cards-index-small",
             "cards-backs",
             "cards-shaken",
             "cards-jokers",
@@ -68,7 +69,8 @@ def main() -> None:
         "--epochs",
         type=int,
         help="training epochs (cards 10, cards-tune 6, whole 10, cards-backs, whole-backs, "
-        "cards-jokers and whole-jokers 4, cards-index-shaken and cards-shaken 3)",
+        "cards-jokers and whole-jokers 4, cards-index-shaken, cards-index-small and "
+        "cards-shaken 3)",
     )
     parser.add_argument("--synth", type=int, default=16_000, help="synthetic cards to render")
     parser.add_argument("--out", type=Path, help="ONNX file to write (default: the shipped one)")
@@ -80,8 +82,8 @@ def main() -> None:
         "(default: the shipped third stage for finder-tune, the shipped finder for the "
         "others); finder-fast, finder-fast-enrolled: the teacher (default: the playing "
         "deck's finder, the enrolled decks'); cards-index: the corner reader to start from "
-        "(default: the shipped one); cards-index-tune, cards-index-shaken: the index "
-        "reader to start from (default: the shipped one); whole-joker-row: the whole-face "
+        "(default: the shipped one); cards-index-tune, cards-index-shaken, cards-index-small: the "
+        "index reader to start from (default: the shipped one); whole-joker-row: the whole-face "
         "reader's second stage (default: the shipped file, itself the third stage)",
     )
     args = parser.parse_args()
@@ -226,6 +228,12 @@ def main() -> None:
         out = args.out or MODELS_DATA / "index_reader.onnx"
         init = args.init or MODELS_DATA / "index_reader.onnx"
         cards.index_shaken_tune(out, init=init, epochs=args.epochs or 3)
+        return
+    if args.model == "cards-index-small":  # measured, not shipped (models/README.md)
+        if args.out is None:
+            parser.error(f"{args.model} writes a net the runtime does not use: give --out FILE")
+        init = args.init or MODELS_DATA / "index_reader.onnx"
+        cards.index_small_tune(args.out, init=init, epochs=args.epochs or 3)
         return
     if args.model == "cards-shaken":  # measured, not shipped (models/README.md)
         if args.out is None:

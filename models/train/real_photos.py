@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -188,6 +188,44 @@ def real_card_samples(
                     ranks.append(NONE_CLASS)
                     suit_ids.append(NO_SUIT)
     return np.stack(cards), np.array(ranks, np.int64), np.array(suit_ids, np.int64)
+
+
+# The longest card's length in pixels that `small_photos` shrinks a photo to: a webcam over
+# a table shows cards about 100 px long in a 1280x720 frame (`companion bench vision
+# --real-card-length`).
+WEBCAM_LENGTHS = (60.0, 150.0)
+
+
+def small_photos(
+    photos: Iterable[tuple[np.ndarray, list[RealCard]]], sizes: int, seed: int
+) -> Iterator[tuple[np.ndarray, list[RealCard]]]:
+    """Every photo shrunk `sizes` times by area averaging, each time so that its longest
+    labelled card is a length drawn from WEBCAM_LENGTHS (never enlarged), its cards' boxes
+    and quads shrunk with it.
+
+    Why: the photos' cards are 90 to 330 px long; at a webcam's 100 px their corner index
+    is a blur of 8 to 10 px, which the index reader, taught indices at the photos' own
+    scale, can read as no card however plainly an "A" and a pip show (models/README.md,
+    the index reader's "Small real indices"). A generator: a photo's sizes are made one
+    at a time."""
+    rng = np.random.default_rng(seed)
+    for image, cards in photos:
+        longest = max(max(c.box[2] - c.box[0], c.box[3] - c.box[1]) for c in cards)
+        height, width = image.shape[:2]
+        for _ in range(sizes):
+            scale = min(1.0, rng.uniform(*WEBCAM_LENGTHS) / max(longest, 1))
+            size = (max(1, round(width * scale)), max(1, round(height * scale)))
+            small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+            sx, sy = size[0] / width, size[1] / height
+            yield small, [_shrunk(card, sx, sy) for card in cards]
+
+
+def _shrunk(card: RealCard, sx: float, sy: float) -> RealCard:
+    """`card` as it lies in its photo scaled by `sx` across and `sy` down."""
+    x0, y0, x1, y1 = card.box
+    box = (int(x0 * sx), int(y0 * sy), int(np.ceil(x1 * sx)), int(np.ceil(y1 * sy)))
+    corners = None if card.corners is None else (card.corners * [sx, sy]).astype(np.float32)
+    return replace(card, box=box, corners=corners)
 
 
 SHAKE_LENGTHS = (2.0, 10.0)  # pixels: the camera shakes `shaken_photos` draws

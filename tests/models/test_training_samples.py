@@ -155,13 +155,9 @@ def test_shaken_photos_smear_each_photo_as_often_as_asked_and_keep_its_cards() -
     """The real photos shaken for the index reader's second stage: every photo `shakes`
     times, each shake of its own, the labels untouched; the cards then cut as from the
     photo itself (two views a card, a background patch as none)."""
-    from models.train.real_photos import RealCard, real_card_samples, shaken_photos
+    from models.train.real_photos import real_card_samples, shaken_photos
 
-    photo = np.full((300, 400, 3), 60, np.uint8)
-    photo[100:240, 150:250] = 235  # a white card, 100 x 140
-    photo[110:130, 160:172] = 20  # its index
-    corners = np.array([[150, 100], [250, 100], [250, 240], [150, 240]], np.float32)
-    card = RealCard("train_x.jpg", "train", 1, "spades", (150, 100, 250, 240), corners)
+    photo, card = _photo_of_an_ace((300, 400), (150, 100, 250, 240))
     shaken = list(shaken_photos([(photo, [card])], shakes=3, seed=1))
     assert len(shaken) == 3 and all(cards == [card] for _, cards in shaken)
     smears = [image for image, _ in shaken]
@@ -171,3 +167,50 @@ def test_shaken_photos_smear_each_photo_as_often_as_asked_and_keep_its_cards() -
     assert views.shape[1:] == (READ_SIZE[1], READ_SIZE[0], 3)
     assert (ranks == 0).sum() == 6 and (suits[ranks == 0] == 3).all()  # Ace of spades
     assert set(ranks.tolist()) <= {0, NONE_CLASS}
+
+
+def test_small_photos_shrink_each_photo_to_a_webcams_scale_with_its_cards() -> None:
+    """The real photos shrunk for the index reader (`cards-index-small`): every photo
+    `sizes` times, its longest card then 60 to 150 px long, each card's box and quad
+    shrunk with it, so that the views are cut from the card where it lies."""
+    from models.train.real_photos import WEBCAM_LENGTHS, real_card_samples, small_photos
+
+    photo, card = _photo_of_an_ace((600, 800), (300, 200, 500, 480))
+    corners = card.corners
+    small = list(small_photos([(photo, [card])], sizes=4, seed=1))
+    assert len(small) == 4
+    for image, (shrunk,) in small:
+        scale = image.shape[1] / photo.shape[1]
+        assert abs(image.shape[0] / photo.shape[0] - scale) < 0.01
+        x0, y0, x1, y1 = shrunk.box
+        assert WEBCAM_LENGTHS[0] - 2 <= y1 - y0 <= WEBCAM_LENGTHS[1] + 2
+        np.testing.assert_allclose(shrunk.corners, corners * scale, atol=1.0)
+        assert image[int(y0 + y1) // 2, int(x0 + x1) // 2].min() > 200  # on the card
+        assert (shrunk.rank, shrunk.suit, shrunk.split) == (1, "spades", "train")
+    views, ranks, _ = real_card_samples(small, "train", 2, seed=1)
+    assert views.shape[1:] == (READ_SIZE[1], READ_SIZE[0], 3)
+    assert (ranks == 0).sum() == 8
+
+
+def test_small_photos_never_enlarge_a_photo_of_small_cards() -> None:
+    from models.train.real_photos import RealCard, small_photos
+
+    photo = np.full((200, 300, 3), 60, np.uint8)
+    corners = np.array([[100, 50], [140, 50], [140, 106], [100, 106]], np.float32)
+    card = RealCard("train_y.jpg", "train", 9, "hearts", (100, 50, 140, 106), corners)
+    ((image, (same,)),) = small_photos([(photo, [card])], sizes=1, seed=0)
+    assert image.shape == photo.shape and same.box == card.box
+
+
+def _photo_of_an_ace(size: tuple[int, int], box: tuple[int, int, int, int]):
+    """A grey photo `size` (height, width) of one white Ace of spades lying square in `box`
+    (x0, y0, x1, y1), a dark index in its top-left corner, and its label (a `RealCard`)."""
+    from models.train.real_photos import RealCard
+
+    x0, y0, x1, y1 = box
+    photo = np.full((*size, 3), 60, np.uint8)
+    photo[y0:y1, x0:x1] = 235
+    width = x1 - x0
+    photo[y0 + width // 10 : y0 + width // 3, x0 + width // 10 : x0 + width // 4] = 20
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    return photo, RealCard("train_x.jpg", "train", 1, "spades", box, corners)
