@@ -510,7 +510,7 @@ def small_views(
     """Corner views of one split's real cards, each photo shrunk `sizes` times to a
     webcam's scale (`real_photos.small_photos`), each card cut twice along its jittered
     quad, and a card-sized patch of each shrunk photo's background as "none"."""
-    small = small_photos([p for p in photos if p[1] and p[1][0].split == split], sizes, seed)
+    small = small_photos(_of_split(photos, split), sizes, seed)
     return _views(*real_card_samples(small, split, 2, seed))
 
 
@@ -520,8 +520,15 @@ def shaken_views(
     """Corner views of one split's real cards, each photo shaken `shakes` times
     (`real_photos.shaken_photos`), each card cut twice along its jittered quad, and a
     card-sized patch of each shaken photo's background as "none"."""
-    shaken = shaken_photos([p for p in photos if p[1] and p[1][0].split == split], shakes, seed)
+    shaken = shaken_photos(_of_split(photos, split), shakes, seed)
     return _views(*real_card_samples(shaken, split, 2, seed))
+
+
+def _of_split(
+    photos: Sequence[tuple[np.ndarray, list[RealCard]]], split: str
+) -> list[tuple[np.ndarray, list[RealCard]]]:
+    """The photos of one split that hold a labelled card (a photo's cards share its split)."""
+    return [photo for photo in photos if photo[1] and photo[1][0].split == split]
 
 
 def index_tune(
