@@ -86,6 +86,19 @@ CORNER_SUPPORT = 0.2
 # make, its corner reading 7 at 0.72): on 2,000 tuning tables (seed 4,200,000+) a wrong
 # game rank fewer (7 -> 6) for 11 cards fewer read right, and 4 fewer on 600 more.
 WHOLE_SURE = 0.95
+# Nor may it where one corner reads a 6..King from this probability and the other some
+# face too (`_indices_name_another_card`): both indices speak against the pips in sight.
+# Found on a playing tuning row table (4,400,025): a 6 of diamonds, its top under a 10,
+# its three pips in sight read as a 3 at 0.96, its corners a 6 at 0.80 and an Ace at
+# 0.72, was read as the 3 of diamonds at 0.99. Measured through the default finder
+# (models/README.md, "Fifty-first stop"): on 2,000 playing tuning tables (4,200,000+)
+# wrong game ranks 5 -> 4 and game cards on no card 6 -> 5, on 250 tuning row tables
+# (4,400,000+) wrong game ranks 3 -> 2; cards right 28,923 -> 28,922 of 29,112 and on
+# the rows 3,014 -> 3,015 of 3,150; heaps, jokers, designed backs and the real train
+# split at every turn, as photographed and at 100 px, read exactly as before.
+# With a corner's 6..King at 0.75 alone (the other corner blank too) a blurred 5 whose
+# index reads as an 8 is lost, for one error fewer; at 0.6, 7 cards fewer right.
+SIX_TO_KING_INDEX = 0.75
 # A face reads as a 6..King from this sum of the whole face's 6..King probabilities
 # (`_no_game_face_shown`), at that confidence. Measured on every quad of both finders over
 # 200 rendered tuning scenes (seed 960,100+), 150 empty tables and the real photos' train
@@ -208,6 +221,19 @@ def _no_game_face_shown(rank_p: np.ndarray, whole_rank: np.ndarray) -> float | N
     return shown
 
 
+def _indices_name_another_card(rank_p: np.ndarray) -> bool:
+    """Whether one corner reads a 6..King at SIX_TO_KING_INDEX and the other shows some
+    face too: a card whose pips are partly under a neighbour (a 6 showing three), whose
+    indices both say it is not what the pips in sight count."""
+    top = rank_p.argmax(axis=1)
+    return any(
+        top[v] in NON_GAME_FACES
+        and rank_p[v, top[v]] >= SIX_TO_KING_INDEX
+        and top[1 - v] < BACK_CLASS
+        for v in (0, 1)
+    )
+
+
 def _corners_conflict(rank_p: np.ndarray) -> bool:
     """Whether two corners that both show a face show different ones, beyond a sure corner
     against an unsure game rank."""
@@ -321,7 +347,8 @@ def _whole_face_sure(
 ) -> bool:
     """Whether the whole face alone names a game card that the corners left unread: sure
     of its rank and suit (`WHOLE_SURE`), where some corner reads a face, no corner is
-    sure (`SURE_VIEW`) of another face nor leans (`UNSURE_VIEW`) to another suit: a
+    sure (`SURE_VIEW`) of another face, the indices do not both name another card
+    (`_indices_name_another_card`), and no corner leans (`UNSURE_VIEW`) to another suit: a
     smudged index still shows its colour and its suit's shape better than its rank,
     while the pips of a loosely outlined club can look like a spade's.
 
@@ -338,7 +365,7 @@ def _whole_face_sure(
         return False
     if not (rank_p.argmax(axis=1) < BACK_CLASS).any():  # no corner shows an index
         return False
-    if _corner_reads_another_face(rank_p, k, SURE_VIEW):
+    if _corner_reads_another_face(rank_p, k, SURE_VIEW) or _indices_name_another_card(rank_p):
         return False
     suit = int(whole_suit.argmax())
     return not any(suit_p[v].argmax() != suit and suit_p[v].max() >= UNSURE_VIEW for v in (0, 1))

@@ -226,6 +226,10 @@ def test_card_views_combine_safely(tops, whole, rank) -> None:
         (((1, 0.75), (1, 0.7)), (2, 0.97), 0.97, 3),  # smudged 3s read as 2s: the pips count 3
         (((7, 0.8), (14, 0.6)), (4, 0.96), 0.99, 5),  # a 5 like an 8, a corner read blank
         (((7, 0.95), (7, 0.8)), (4, 0.97), 0.99, None),  # a corner sure of an 8
+        # a 6 whose top lies under a neighbour, three pips in sight: its corners a 6 and
+        # an Ace (tuning row table 4,400,025); one corner's 6 alone is a blurred 5 above
+        (((5, 0.8), (0, 0.72)), (2, 0.96), 0.99, None),
+        (((5, 0.8), (14, 0.72)), (2, 0.96), 0.99, 3),
         (((1, 0.75), (1, 0.7)), (2, 0.97), 0.9, None),  # the pips' suit unsure
         (((1, 0.75), (1, 0.7)), (2, 0.9), 0.99, None),  # the pips' rank unsure
         (((8, 0.7), (8, 0.7)), (8, 0.99), 0.99, None),  # a sure 9: never a game card
