@@ -96,8 +96,9 @@ WHOLE_SURE = 0.95
 # (4,400,000+) wrong game ranks 3 -> 2; cards right 28,923 -> 28,922 of 29,112 and on
 # the rows 3,014 -> 3,015 of 3,150; heaps, jokers, designed backs and the real train
 # split at every turn, as photographed and at 100 px, read exactly as before.
-# With a corner's 6..King at 0.75 alone (the other corner blank too) a blurred 5 whose
-# index reads as an 8 is lost, for one error fewer; at 0.6, 7 cards fewer right.
+# A corner's 6..King at 0.75 alone (the other corner blank too) read the tuning sets the
+# same but for one row card fewer, and loses a blurred 5 whose index reads as an 8 (the
+# tests' case); at 0.6, 7 cards fewer right for one error fewer.
 SIX_TO_KING_INDEX = 0.75
 # A face reads as a 6..King from this sum of the whole face's 6..King probabilities
 # (`_no_game_face_shown`), at that confidence. Measured on every quad of both finders over
