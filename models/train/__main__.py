@@ -20,6 +20,11 @@ BACKS_PASSES = {
     ),
 }
 
+# `finder-rows`' passes (seed, peak learning rate, minutes): the playing deck's net on
+# tables of cards laid in touching rows too; measured, not shipped (models/README.md,
+# card finder, "Fifty-fourth stop").
+ROW_PASSES = ((16, 1.5e-4, 25.0), (17, 1e-4, 20.0))
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__)
@@ -48,6 +53,7 @@ def main() -> None:
             "finder-crowd",
             "finder-backs",
             "finder-backs-enrolled",
+            "finder-rows",
             "finder-fast",
             "finder-fast-enrolled",
             "index",
@@ -66,6 +72,9 @@ def main() -> None:
     )
     parser.add_argument("--tables", type=int, default=300, help="lost: tuning tables (300)")
     parser.add_argument(
+        "--rows", action="store_true", help="lost: tables laid in touching rows (4,450,000+)"
+    )
+    parser.add_argument(
         "--epochs",
         type=int,
         help="training epochs (cards 10, cards-tune 6, whole 10, cards-backs, whole-backs, "
@@ -77,10 +86,11 @@ def main() -> None:
     parser.add_argument(
         "--init",
         type=Path,
-        help="finder-tune, finder-crowd, finder-backs, finder-backs-enrolled: the exported "
-        "finder to start from "
-        "(default: the shipped third stage for finder-tune, the shipped finder for the "
-        "others); finder-fast, finder-fast-enrolled: the teacher (default: the playing "
+        help="finder-tune, finder-crowd, finder-backs, finder-backs-enrolled, finder-rows: the "
+        "exported finder to start from "
+        "(default: the shipped third stage for finder-tune, the playing deck's shipped "
+        "finder for finder-rows, the shipped finder for the others); finder-fast, "
+        "finder-fast-enrolled: the teacher (default: the playing "
         "deck's finder, the enrolled decks'); cards-index: the corner reader to start from "
         "(default: the shipped one); cards-index-tune, cards-index-shaken, cards-index-small: the "
         "index reader to start from (default: the shipped one); whole-joker-row: the whole-face "
@@ -97,7 +107,7 @@ def main() -> None:
         from .lost import main as lost
 
         try:
-            lost(args.deck, args.tables)
+            lost(args.deck, args.tables, rows=args.rows)
         except ValueError as err:  # tables reaching the held-out seeds
             parser.error(str(err))
         return
@@ -200,6 +210,26 @@ def main() -> None:
                 minutes=minutes,
             )
             init = out  # each pass goes on from the last
+        return
+    if args.model == "finder-rows":  # from the playing deck's sixth stage: measured, not shipped
+        from . import finder
+
+        if args.out is None:
+            parser.error("finder-rows writes a net the runtime does not use: give --out FILE")
+        out, init = args.out, args.init or MODELS_DATA / "card_finder_backs.onnx"
+        for seed, peak_lr, minutes in ROW_PASSES:
+            finder.tune(
+                out,
+                init=init,
+                seed=seed,
+                peak_lr=peak_lr,
+                crowded=finder.CROWD_SAMPLES,
+                designed=finder.DESIGN_SAMPLES,
+                rows=finder.ROW_SAMPLES,
+                small_cards=True,
+                minutes=minutes,
+            )
+            init = out
         return
     if args.model == "index":
         from . import index_finder

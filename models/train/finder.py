@@ -50,6 +50,8 @@ CROWD_SAMPLES = 4000  # crowded tables in the fifth stage
 DESIGN_SEEDS = 700_000  # and from here on tables whose backs are procedural designs
 DESIGN_SAMPLES = 3000  # such tables in the playing deck's sixth stage (`finder-backs`)
 FAINT_SEEDS = 800_000  # and from here on tables whose backs are faint designs
+ROW_SEEDS = 900_000  # and from here on rows of cards touching or overlapping (`row_scene`)
+ROW_SAMPLES = 4000  # such tables in `finder-rows` (measured, not shipped)
 # Small cards weigh more in the loss (`small_card_weights`): a card whose core covers
 # fewer output pixels than this (a card about 100 pixels long in a 1280x720 frame) weighs
 # sqrt(SMALL_CORE / its core's area), at most SMALL_CARD_MAX_WEIGHT.
@@ -65,7 +67,9 @@ def scene_sample(
     The frame (or its crop) is scaled to `long_side`, or with None as the runtime scales
     it (`segment.net_size`: a whole 1280x720 frame to 416)."""
     rng = training_rng(seed)
-    if seed >= FAINT_SEEDS:
+    if seed >= ROW_SEEDS:
+        spec = row_scene(rng)
+    elif seed >= FAINT_SEEDS:
         spec = faint_scene(rng)
     elif seed >= DESIGN_SEEDS:
         spec = designed_scene(rng)
@@ -167,6 +171,25 @@ def designed_scene(rng: np.random.Generator):
         distractors=int(rng.integers(1, 5)),
         hand_rate=0.4,
         designed_backs=1.0,
+    )
+
+
+def row_scene(rng: np.random.Generator):
+    """A table laid as players lay their cards: rows of up to 3 before 2 to 5 seats, each
+    card touching or overlapping its neighbour by up to 30% of its width (`layout="rows"`),
+    6 to 15 cards of either deck, a third of the playing decks with a procedural back. No
+    shipped stage saw such rows: the finder outlines two or three overlapping cards as
+    one, or none of them (models/README.md, card finder, "Fifty-fourth stop")."""
+    return random_scene(
+        rng,
+        int(rng.integers(6, 16)),
+        "mixed",
+        size=FRAME,
+        layout="rows",
+        length_range=(50.0, 400.0),
+        distractors=int(rng.integers(0, 4)),
+        hand_rate=0.2,
+        designed_backs=0.3,
     )
 
 
@@ -352,6 +375,7 @@ def tune(
     crowded: int = 0,
     designed: int = 0,
     faint: int = 0,
+    rows: int = 0,
     small_cards: bool = False,
 ) -> None:
     """Fine-tune the exported finder `init` for `minutes` on scenes scaled as the runtime
@@ -360,23 +384,27 @@ def tune(
     RUN_DATA_DIR, mixed with the first stages' scenes (DATA_DIR) so that what those taught
     at 320, as the phone photos are seen, is kept; with `crowded` tables of small cards
     from CROWD_SEEDS on too (the fifth stage), `designed` tables of procedural backs
-    from DESIGN_SEEDS (the sixth stage) and `faint` tables of faint ones from FAINT_SEEDS;
-    export to `out`."""
+    from DESIGN_SEEDS (the sixth stage), `faint` tables of faint ones from FAINT_SEEDS and
+    `rows` tables of cards laid in touching rows from ROW_SEEDS (`finder-rows`); export to
+    `out`."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
-    scenes = stage_scenes(FIRST_SAMPLES, crowded, designed, processes, faint)
+    scenes = stage_scenes(FIRST_SAMPLES, crowded, designed, processes, faint, rows)
     model = load_onnx(init, scenes.inputs[:64])
     _fit(model, scenes, minutes=minutes, seed=seed, peak_lr=peak_lr, small_cards=small_cards)
     export(model, out)
 
 
-def stage_scenes(first: int, crowded: int, designed: int, processes: int, faint: int = 0) -> Scenes:
+def stage_scenes(
+    first: int, crowded: int, designed: int, processes: int, faint: int = 0, rows: int = 0
+) -> Scenes:
     """The later stages' cached scenes, as one set: RUN_SAMPLES at the runtime's scale, the
     first `first` of the first stages' (long side 320), `crowded` tables of small cards from
-    CROWD_SEEDS, `designed` tables of procedural backs from DESIGN_SEEDS and `faint` ones
-    of faint backs from FAINT_SEEDS, rendered on `processes` where missing."""
+    CROWD_SEEDS, `designed` tables of procedural backs from DESIGN_SEEDS, `faint` ones
+    of faint backs from FAINT_SEEDS and `rows` tables of touching rows from ROW_SEEDS,
+    rendered on `processes` where missing."""
     sets = [
         _load_or_render(RUN_DATA_DIR, 0, RUN_SAMPLES, None, processes),
         _load_or_render(DATA_DIR, 0, first, TRAINED_LONG_SIDE, processes),
@@ -387,6 +415,8 @@ def stage_scenes(first: int, crowded: int, designed: int, processes: int, faint:
         sets.append(_load_or_render(RUN_DATA_DIR, DESIGN_SEEDS, designed, None, processes))
     if faint:
         sets.append(_load_or_render(RUN_DATA_DIR, FAINT_SEEDS, faint, None, processes))
+    if rows:
+        sets.append(_load_or_render(RUN_DATA_DIR, ROW_SEEDS, rows, None, processes))
     return _joined(sets)
 
 

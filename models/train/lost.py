@@ -18,7 +18,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.vision.bench.scenes import HELD_OUT_SEED, seed_offset, synthetic_scenes
+from companion.vision.bench.scenes import (
+    HELD_OUT_SEED,
+    ROW_ANIMAL_OFFSET,
+    row_scenes,
+    seed_offset,
+    synthetic_scenes,
+)
 from companion.vision.bench.tallies import MIN_CARD_LENGTH, VISIBLE, match_truths, reads_truth
 from companion.vision.bench.timing import IN_DOUBT_STAGE, pipeline_for
 from companion.vision.geometry import quad_iou, quad_long_side
@@ -29,6 +35,9 @@ from companion.vision.types import CardReading
 
 # The tuning tables models/README.md quotes, by the seed of the first.
 FIRST_TABLES = {"playing-cards": 4_200_000, "animals": 4_800_000}
+# and its tuning tables laid in rows (`--rows`: `bench.scenes.row_scenes`), the playing
+# deck's first; the animals' lie ROW_ANIMAL_OFFSET further on (4,470,000+)
+FIRST_ROW_TABLES = 4_450_000
 
 
 @dataclass(frozen=True)
@@ -70,19 +79,25 @@ class LostCard:
         )
 
 
-def lost_cards(deck: str, tables: int, first: int | None = None) -> Iterator[LostCard]:
+def lost_cards(
+    deck: str, tables: int, first: int | None = None, rows: bool = False
+) -> Iterator[LostCard]:
     """The cards the default pipeline for `deck` loses on `tables` tuning tables seeded
-    from `first` (by default `FIRST_TABLES`), counted as the benchmark counts them."""
-    first = FIRST_TABLES[deck] if first is None else first
-    if first + tables > HELD_OUT_SEED:
+    from `first` (by default `FIRST_TABLES`; with `rows`, tables laid in touching rows
+    from `FIRST_ROW_TABLES`), counted as the benchmark counts them."""
+    offset = (0 if deck == "playing-cards" else ROW_ANIMAL_OFFSET) if rows else seed_offset(deck)
+    if first is None:
+        first = FIRST_ROW_TABLES + offset if rows else FIRST_TABLES[deck]
+    if first + tables > HELD_OUT_SEED:  # every benchmark table, rows too, lies beyond
         raise ValueError(
             f"tables from {first:,} run into the held-out seeds ({HELD_OUT_SEED:,} on): "
             "the benchmark's tables are never looked into"
         )
     pipeline = pipeline_for(deck, "both")
     reader = CardReader(pipeline.deck)  # the pipeline's own, read from true outlines
-    # FIRST_TABLES are the tables' own seeds: `synthetic_scenes` adds the deck's offset
-    scenes = synthetic_scenes(deck, tables, first - seed_offset(deck))
+    # the seeds said are the tables' own: the scene makers add the deck's offset
+    make = row_scenes if rows else synthetic_scenes
+    scenes = make(deck, tables, first - offset)
     for index, (image, truths) in enumerate(scenes):
         with counting() as spent:  # which stages ran: the edge finder only in doubt
             readings = pipeline.read(image)
@@ -103,16 +118,17 @@ def lost_cards(deck: str, tables: int, first: int | None = None) -> Iterator[Los
             )
 
 
-def main(deck: str, tables: int, first: int | None = None) -> None:
+def main(deck: str, tables: int, first: int | None = None, rows: bool = False) -> None:
     """Print each lost card, then how many the finders and the reader lost."""
     lost = []
-    for card in lost_cards(deck, tables, first):
+    for card in lost_cards(deck, tables, first, rows):
         print(card.line(), flush=True)
         lost.append(card)
     small = sum(quad_long_side(c.truth.corners) < MIN_CARD_LENGTH for c in lost)
     outlined = sum(c.finders_lost_it for c in lost)
     print(
-        f"{deck}, {tables} tuning tables: {len(lost)} cards lost ({small} under "
+        f"{deck}, {tables} tuning tables{' laid in rows' if rows else ''}: "
+        f"{len(lost)} cards lost ({small} under "
         f"{MIN_CARD_LENGTH:.0f} px); {outlined} read right from their true outline (the "
         f"finders lost them), {len(lost) - outlined} not (the reader did)"
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision.bench.scenes import HELD_OUT_SEED, synthetic_scenes
+from companion.vision.bench.scenes import HELD_OUT_SEED, row_scenes, synthetic_scenes
 from companion.vision.bench.tallies import Tally
 from companion.vision.bench.timing import pipeline_for
 from companion.vision.synth import CardSpec, CardTruth
@@ -33,9 +33,22 @@ def test_a_card_the_finders_lost():
     assert card.finders_lost_it
 
 
+def test_the_tables_laid_in_rows_are_looked_into_as_the_benchmark_scores_them():
+    lost = list(lost_cards("playing-cards", 2, rows=True))
+    tally = Tally()
+    for image, truths in row_scenes("playing-cards", 2, 4_450_000):
+        tally.add_scene(pipeline_for("playing-cards", "both").read(image), [], truths)
+    assert len(lost) == tally.counts["cards"] - tally.counts["right"]
+    assert all(card.seed in (4_450_000, 4_450_001) for card in lost)
+    # an animal deck's rows lie further on, its seeds said as they are
+    assert {card.seed for card in lost_cards("animals", 1, rows=True)} <= {4_470_000}
+
+
 def test_the_held_out_tables_are_never_looked_into():
     with pytest.raises(ValueError, match="held-out"):
         next(lost_cards("animals", 10, HELD_OUT_SEED - 5))
+    with pytest.raises(ValueError, match="held-out"):
+        next(lost_cards("playing-cards", 10, HELD_OUT_SEED - 5, rows=True))
 
 
 def test_a_lost_card_says_what_was_read_and_what_its_outline_reads():

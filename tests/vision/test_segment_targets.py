@@ -10,12 +10,14 @@ import pytest
 from models.train.finder import (
     CROP,
     CROWD_SEEDS,
+    ROW_SEEDS,
     SMALL_CARD_MAX_WEIGHT,
     SMALL_CORE,
     Scenes,
     _batch,
     _masks,
     crowded_scene,
+    row_scene,
     scene_sample,
     small_card_weights,
 )
@@ -67,6 +69,25 @@ def test_crowded_scenes_are_full_tables_of_small_cards() -> None:
     image, targets = scene_sample(CROWD_SEEDS, None)  # seeds from CROWD_SEEDS on
     assert image.shape == (240, 416, 3) and targets.shape == (2, 120, 208)
     assert (targets[1] > 127).sum() > 0
+
+
+def test_row_tables_lay_their_cards_touching_in_rows() -> None:
+    from companion.vision.geometry import quad_iou
+    from companion.vision.synth import render_scene
+
+    spec = row_scene(np.random.default_rng(2))
+    assert 6 <= len(spec.cards) <= 15
+    _, truths = render_scene(spec)
+    # a row's cards touch or overlap: a card's quad grown by a tenth meets a neighbour's
+    # (a player's row may hold one card alone, which touches none)
+    grown = [t.corners.mean(0) + 1.1 * (t.corners - t.corners.mean(0)) for t in truths]
+    in_rows = [
+        any(quad_iou(g, other.corners) > 0 for other in truths if other is not t)
+        for g, t in zip(grown, truths, strict=True)
+    ]
+    assert sum(in_rows) >= len(truths) // 2
+    _, targets = scene_sample(ROW_SEEDS, None)  # seeds from ROW_SEEDS on
+    assert targets.shape[0] == 2 and (targets[1] > 127).sum() > 0
 
 
 def test_small_cards_weigh_more_in_the_loss() -> None:
