@@ -20,10 +20,35 @@ BACKS_PASSES = {
     ),
 }
 
-# `finder-rows`' passes (seed, peak learning rate, minutes): the playing deck's net on
-# tables of cards laid in touching rows too; measured, not shipped (models/README.md,
-# card finder, "Fifty-fourth stop").
-ROW_PASSES = ((16, 1.5e-4, 25.0), (17, 1e-4, 20.0))
+# `finder-rows`' passes, as the sixth stage's: the playing deck's net on tables of cards
+# laid in touching rows too; measured, not shipped (models/README.md, card finder,
+# "Fifty-fourth stop").
+ROW_PASSES = ((16, 1.5e-4, 25.0, 0), (17, 1e-4, 20.0, 0))
+
+
+def _finder_passes(
+    out: Path, init: Path, passes: tuple[tuple[int, float, float, int], ...], rows: int = 0
+) -> None:
+    """Fine-tune the finder `init` pass after pass (seed, peak learning rate, minutes,
+    tables of faint backs), each from the last, on the sixth stage's scenes (crowded
+    tables, designed backs, small cards weighed more) and `rows` tables laid in rows;
+    write `out`."""
+    from . import finder
+
+    for seed, peak_lr, minutes, faint in passes:
+        finder.tune(
+            out,
+            init=init,
+            seed=seed,
+            peak_lr=peak_lr,
+            crowded=finder.CROWD_SAMPLES,
+            designed=finder.DESIGN_SAMPLES,
+            faint=faint,
+            rows=rows,
+            small_cards=True,
+            minutes=minutes,
+        )
+        init = out  # each pass goes on from the last
 
 
 def main() -> None:
@@ -192,44 +217,17 @@ def main() -> None:
         fast_finder.distill(args.out, teacher=args.init or MODELS_DATA / teacher, designed=playing)
         return
     if args.model in BACKS_PASSES:  # from the fifth stage, on backs of any design too
-        from . import finder
-
         shipped, passes = BACKS_PASSES[args.model]
-        out = args.out or MODELS_DATA / shipped
         init = args.init or MODELS_DATA / "card_finder.onnx"
-        for seed, peak_lr, minutes, faint in passes:
-            finder.tune(
-                out,
-                init=init,
-                seed=seed,
-                peak_lr=peak_lr,
-                crowded=finder.CROWD_SAMPLES,
-                designed=finder.DESIGN_SAMPLES,
-                faint=faint,
-                small_cards=True,
-                minutes=minutes,
-            )
-            init = out  # each pass goes on from the last
+        _finder_passes(args.out or MODELS_DATA / shipped, init, passes)
         return
     if args.model == "finder-rows":  # from the playing deck's sixth stage: measured, not shipped
         from . import finder
 
         if args.out is None:
             parser.error("finder-rows writes a net the runtime does not use: give --out FILE")
-        out, init = args.out, args.init or MODELS_DATA / "card_finder_backs.onnx"
-        for seed, peak_lr, minutes in ROW_PASSES:
-            finder.tune(
-                out,
-                init=init,
-                seed=seed,
-                peak_lr=peak_lr,
-                crowded=finder.CROWD_SAMPLES,
-                designed=finder.DESIGN_SAMPLES,
-                rows=finder.ROW_SAMPLES,
-                small_cards=True,
-                minutes=minutes,
-            )
-            init = out
+        init = args.init or MODELS_DATA / "card_finder_backs.onnx"
+        _finder_passes(args.out, init, ROW_PASSES, rows=finder.ROW_SAMPLES)
         return
     if args.model == "index":
         from . import index_finder
