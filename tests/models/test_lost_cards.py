@@ -34,12 +34,13 @@ def test_a_card_the_finders_lost():
 
 
 def test_the_tables_laid_in_rows_are_looked_into_as_the_benchmark_scores_them():
-    lost = list(lost_cards("playing-cards", 2, rows=True))
+    # tables 4,450,003 and 4,450,004: a 4 of clubs and a 6..King in rows, not found
+    lost = list(lost_cards("playing-cards", 2, 4_450_003, rows=True))
     tally = Tally()
-    for image, truths in row_scenes("playing-cards", 2, 4_450_000):
+    for image, truths in row_scenes("playing-cards", 2, 4_450_003):
         tally.add_scene(pipeline_for("playing-cards", "both").read(image), [], truths)
-    assert len(lost) == tally.counts["cards"] - tally.counts["right"]
-    assert all(card.seed in (4_450_000, 4_450_001) for card in lost)
+    assert len(lost) == tally.counts["cards"] - tally.counts["right"] > 0
+    assert all(card.seed in (4_450_003, 4_450_004) for card in lost)
     # an animal deck's rows lie further on, its seeds said as they are
     assert {card.seed for card in lost_cards("animals", 1, rows=True)} <= {4_470_000}
 
