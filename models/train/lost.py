@@ -20,8 +20,8 @@ import numpy as np
 
 from companion.vision.bench.scenes import (
     HELD_OUT_SEED,
-    ROW_ANIMAL_OFFSET,
     row_scenes,
+    row_seed_offset,
     seed_offset,
     synthetic_scenes,
 )
@@ -36,7 +36,7 @@ from companion.vision.types import CardReading
 # The tuning tables models/README.md quotes, by the seed of the first.
 FIRST_TABLES = {"playing-cards": 4_200_000, "animals": 4_800_000}
 # and its tuning tables laid in rows (`--rows`: `bench.scenes.row_scenes`), the playing
-# deck's first; the animals' lie ROW_ANIMAL_OFFSET further on (4,470,000+)
+# deck's first; the animals' lie `row_seed_offset` further on (4,470,000+)
 FIRST_ROW_TABLES = 4_450_000
 
 
@@ -85,7 +85,7 @@ def lost_cards(
     """The cards the default pipeline for `deck` loses on `tables` tuning tables seeded
     from `first` (by default `FIRST_TABLES`; with `rows`, tables laid in touching rows
     from `FIRST_ROW_TABLES`), counted as the benchmark counts them."""
-    offset = (0 if deck == "playing-cards" else ROW_ANIMAL_OFFSET) if rows else seed_offset(deck)
+    offset = row_seed_offset(deck) if rows else seed_offset(deck)
     if first is None:
         first = FIRST_ROW_TABLES + offset if rows else FIRST_TABLES[deck]
     if first + tables > HELD_OUT_SEED:  # every benchmark table, rows too, lies beyond

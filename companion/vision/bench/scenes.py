@@ -35,6 +35,11 @@ def seed_offset(deck: str) -> int:
     return 0 if deck == "playing-cards" else ANIMAL_SEED_OFFSET
 
 
+def row_seed_offset(deck: str) -> int:
+    """How much further on than `first_seed` `row_scenes` seeds `deck`'s tables."""
+    return 0 if deck == "playing-cards" else ROW_ANIMAL_OFFSET
+
+
 def synthetic_scenes(deck: str, count: int, first_seed: int) -> Iterator[tuple[np.ndarray, list]]:
     """`count` 1280x720 scenes of 15 cards of `deck`, with their truths, seeded from
     `first_seed` (the benchmark's from HELD_OUT_SEED; an animal deck's ANIMAL_SEED_OFFSET
@@ -67,7 +72,7 @@ def row_scenes(deck: str, count: int, first_seed: int) -> Iterator[tuple[np.ndar
     ROW_ANIMAL_OFFSET further on."""
     from companion.vision.synth import random_scene, render_scene
 
-    offset = 0 if deck == "playing-cards" else ROW_ANIMAL_OFFSET
+    offset = row_seed_offset(deck)
     edition = ANIMAL_EDITION if deck == "animals" else None
     for index in range(count):
         rng = np.random.default_rng(first_seed + offset + index)
