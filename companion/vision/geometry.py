@@ -193,6 +193,22 @@ def card_shaped(quad: np.ndarray, least: float = 0.08) -> list[np.ndarray]:
     return shaped
 
 
+def card_cut(quad: np.ndarray, least: float = 0.15, most: float = 0.55) -> list[np.ndarray]:
+    """`quad` with one side moved in so that it has a card's aspect (`CARD_ASPECT`), the
+    card lying along or across it: one quad per side and way that moves that side in by
+    `least` to `most` of its distance to the opposite side (`side_moved`). A finder that
+    outlined a card together with part of its neighbour outlined more than the card: the
+    card is the end of that quad away from the neighbour."""
+    apart = quad_extent(quad)[::-1]  # the distance from side 0 to side 2 first
+    cut = []
+    for side in range(4):
+        here, other = apart[side % 2], apart[1 - side % 2]
+        for kept in (other * CARD_ASPECT, other / CARD_ASPECT):
+            if here > 0 and least <= 1 - kept / here <= most:
+                cut.append(side_moved(quad, side, 1 - kept / here))
+    return cut
+
+
 def even_sides(quads: np.ndarray, most: float) -> np.ndarray:
     """(M,) whether each of `quads` (M, 4, 2) has no side longer than `most` times the
     side opposite (`detect.MAX_OPPOSITE_RATIO` for the edge finder's outlines): a card

@@ -11,6 +11,7 @@ import pytest
 from companion.vision.geometry import (
     CARD_ASPECT,
     as_quad,
+    card_cut,
     card_shaped,
     cards_across,
     even_sides,
@@ -180,6 +181,34 @@ def test_card_shaped_grows_a_fragment_past_each_side_to_a_cards_aspect():
     # a side that moves less than `least` of its distance is not tried
     almost = np.float32([[10, 20], [60, 20], [60, 86], [10, 86]])  # 66 of 70 long
     assert not any(quad_long_side(q) == pytest.approx(70) for q in card_shaped(almost))
+
+
+def test_card_cut_finds_a_card_outlined_with_part_of_its_neighbour():
+    # a 50x70 card with 25 px of the card beside it (touching along a long side): 75x70
+    wide = np.float32([[10, 20], [85, 20], [85, 90], [10, 90]])
+    cuts = card_cut(wide)
+    # the card at either end, lying along the quad, and a card lying across it
+    for x in (10, 35):
+        card = np.float32([[x, 20], [x + 50, 20], [x + 50, 90], [x, 90]])
+        assert any(quad_iou(cut, card) > 0.999 for cut in cuts)
+    for cut in cuts:
+        assert quad_aspect(cut) == pytest.approx(CARD_ASPECT, rel=1e-4)
+        assert quad_cover(cut, wide) == pytest.approx(1.0, abs=1e-4)
+    # turned, the same cuts turned
+    turn = cv2.getRotationMatrix2D((50.0, 50.0), 35.0, 1.0)
+    turned_cuts = card_cut(cv2.transform(wide[None], turn)[0])
+    assert len(turned_cuts) == len(cuts)
+    # a card's own quad has only its halves (the card lying across it): what keeps less
+    # than `most` or cuts off less than `least` is no cut
+    halves_only = card_cut(UPRIGHT)
+    assert len(halves_only) == 2
+    assert all(quad_area(q) == pytest.approx(quad_area(UPRIGHT) / 2, rel=0.05) for q in halves_only)
+    assert card_cut(UPRIGHT, most=0.45) == []
+    # a card outlined 3 px wide of it: cutting 3 of 53 px is less than `least`
+    assert not any(
+        quad_iou(cut, UPRIGHT) > 0.9
+        for cut in card_cut(np.float32([[10, 20], [63, 20], [63, 90], [10, 90]]))
+    )
 
 
 def test_a_row_of_three_cards_is_cut_in_three_and_counted_three_wide():

@@ -47,6 +47,11 @@ How they are joined:
   both halves read a card for sure they stand for it (`split_pairs`): two cards lying
   side by side, touching, outlined as one; else its two ends as wide as a card, where
   both read a face for sure: two such cards overlapping;
+- a quad still unsure after that, of the learned finder or an edge quad the net agrees
+  with, wider than the nearest card read for sure, is cut to a card's shape from each
+  side: a card outlined with part of its neighbour, as cards laid in a row are. Where
+  the parts that read a game card or a back for sure all lie on one card, it stands
+  (`cut_out_cards`);
 - a reading of the learned finder alone that says neither a game card nor a sure face or
   back (`LEARNED_ALONE_FLOOR`) is dropped: that is what its stray blobs read as.
 The edge finder's own overlapping quads, and the learned finder's, are each finder's own
@@ -93,7 +98,8 @@ for a back of some design, shows the same texture on both sides of its quad's si
 Where each part lives: `finders.py` (the looks: the learned finder, its second look, the
 edge finder), `candidates.py` (what they found; twins), `reading.py` (each quad read once a
 frame), `picking.py` (one reading per card), `doubt.py` (what leaves doubt, and where),
-`sides.py` (the side search), `pairs.py` (two cards outlined as one), `indices.py` (cards
+`sides.py` (the side search), `pairs.py` (two cards outlined as one), `cut_out.py` (a
+card outlined with part of its neighbour), `indices.py` (cards
 read from a corner index), `parts.py` (uncovered card pixels; pieces of cards),
 `outlines.py` (backs that show no outline), `levels.py`
 (the confidence levels they all share). Each rule's constant, with the figures measured
@@ -114,6 +120,7 @@ from ..read import CardReader
 from ..segment import frame_model
 from ..types import CardReading
 from .candidates import Candidates
+from .cut_out import cut_out_cards
 from .doubt import in_doubt, unexplained
 from .finders import find_candidates, learned_candidates, with_edges, zoomed
 from .indices import index_cards
@@ -186,4 +193,5 @@ def _read_found(
         return pick_readings(found, readings, alternatives)
     alternatives.update(side_search(image, reader, found, readings, alternatives, known))
     kept = pick_readings(found, readings, alternatives)
-    return split_pairs(image, reader, found, readings, alternatives, kept, known)
+    kept = split_pairs(image, reader, found, readings, alternatives, kept, known)
+    return cut_out_cards(image, reader, found, readings, alternatives, kept, known)

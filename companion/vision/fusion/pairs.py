@@ -124,26 +124,38 @@ def split_pairs(
     for index in unsure_learned(found, readings, rough, sure):
         whole = (found.learned[index], found.rough[index])
         pair = _sure_halves(image, reader, whole, known, _one_card_sized(whole[0], sure))
-        if pair is None or any(
-            quad_iou(half.corners, r.corners) >= SAME_CARD
-            for half in pair
-            for r in out
-            if reads_sure(r)
-        ):
-            continue
-        # the pair's quad, and the edge finder's outline of it, read unsure: not a card
-        aside = [
-            not reads_sure(r) and any(quad_iou(r.corners, q) >= SAME_CARD for q in whole)
-            for r in out
-        ]
-        set_aside = [r for r, gone in zip(out, aside, strict=True) if gone]
-        out = [r for r, gone in zip(out, aside, strict=True) if not gone]
-        out += [_better_of(part, set_aside) for part in pair]
+        if pair is not None:
+            out = stand_for(out, whole, pair)
     return out
 
 
+def stand_for(
+    out: list[CardReading], whole: Sequence[np.ndarray], parts: Sequence[CardReading]
+) -> list[CardReading]:
+    """`out` with the cards `parts` read on a part of a quad outlined as `whole` (placed
+    and rough, or the edge finder's alone) standing for that quad's unsure readings, and
+    for any unsure reading on the same cards (`SAME_CARD`: the other finder's outline of
+    them), but a game card read on one of them stands where the reader stands by it more
+    (`_better_of`); `out` as it is where a part is a card already read for sure."""
+    if any(
+        quad_iou(part.corners, r.corners) >= SAME_CARD
+        for part in parts
+        for r in out
+        if reads_sure(r)
+    ):
+        return out
+    # the whole quad, and the other finder's outline of it, read unsure: not a card
+    aside = [
+        not reads_sure(r) and any(quad_iou(r.corners, q) >= SAME_CARD for q in whole) for r in out
+    ]
+    set_aside = [r for r, gone in zip(out, aside, strict=True) if gone]
+    kept = [r for r, gone in zip(out, aside, strict=True) if not gone]
+    return kept + [_better_of(part, set_aside) for part in parts]
+
+
 def _better_of(part: CardReading, set_aside: Sequence[CardReading]) -> CardReading:
-    """`part`, a card cut from a quad of two or three, or the game card that one of the
+    """`part`, a card cut from a quad of two or three (or of one card and part of its
+    neighbour: `cut_out`), or the game card that one of the
     readings the cut set aside reads on that same card (`PART_RIVAL`), where the reader
     stands by it more (`preference`).
 
@@ -168,11 +180,15 @@ def _better_of(part: CardReading, set_aside: Sequence[CardReading]) -> CardReadi
 def _one_card_sized(quad: np.ndarray, sure: Sequence[np.ndarray]) -> bool:
     """Whether `quad` is no longer than `ONE_CARD` times the nearest of the `sure` quads
     (cards read for sure): a quad of one card, not of two side by side."""
-    if not sure:
-        return False
+    nearest = nearest_card(quad, sure)
+    return nearest is not None and quad_long_side(quad) <= ONE_CARD * quad_long_side(nearest)
+
+
+def nearest_card(quad: np.ndarray, cards: Sequence[np.ndarray]) -> np.ndarray | None:
+    """The one of `cards` whose centre lies nearest `quad`'s (None where there is none):
+    the size a card has there, one deck's cards lying at one size."""
     centre = quad.mean(axis=0)
-    nearest = min(sure, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)))
-    return quad_long_side(quad) <= ONE_CARD * quad_long_side(nearest)
+    return min(cards, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)), default=None)
 
 
 def _sure_halves(

@@ -1,0 +1,131 @@
+"""A card outlined together with part of its neighbour: cut out of that quad where only
+one card-shaped end of it reads a game card or a back for sure.
+
+Cards laid in a row touch or overlap their neighbour, and a finder can outline a card and
+a strip of the card beside it as one quad, 1.3 to 1.7 times as wide as the card: it
+reads as no card for sure, and neither its halves nor its fanned ends (`pairs.py`) both
+read a card. Such a quad, of the learned finder (after the side search and the pairs) or
+of the edge finder where the net sees card under it, read unsure and not lying mostly on
+a card read for sure, is cut to a card's shape from each side, the card lying along it or
+across it (`geometry.card_cut`), where it is wider than the nearest card read for sure
+(`WIDER_THAN_A_CARD`). A part that reads a game card or a back at `SURE_ENOUGH` and is not
+a card already read for sure stands for the quad (`pairs.stand_for`), where every part
+that reads so lies on the same card (`PARTS_AGREE`).
+
+Measured (2026-12-06, fifty-fifth stop; OpenCV 5.0, the tuning sets): playing row
+tables 1,180 -> 1,183 of 1,227 cards right (100 from 4,450,000) and 1,812 -> 1,818 (150
+from 4,450,100), tables of designed backs 1,229 -> 1,230 (a back); wrong game ranks,
+game cards on no card and phantoms as before; 300 playing card scenes, 100 tables with
+jokers, 60 heaps, 200 empty tables, 100 animal row tables, 150 animal scenes and the real
+train split (in a webcam's frame at 60, 80, 100 and 150 px and as photographed, at
+several turns) read exactly as before. Why the rows lose cards, as `python -m
+models.train lost --rows` lists them: of the 46 cards those 100 row tables lost on
+2026-12-06 (fifty-fourth stop), 24 were outlined with part of a neighbour.
+
+Why game cards and backs only: a 6..King cut out so stood for 5 more row cards, but on
+the real train photo IMG_2626 (turned 90, its cards 80 px long) a King cut out of a quad
+over it and the Ace half under it explained the net's card there, the corner-index
+search (`doubt.unexplained`) no longer looked, and the Ace it had read was lost. A
+6..King is no card of the game; the Ace is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ..geometry import card_cut, quad_extent, quad_iou
+from ..read import CardReader
+from ..types import CardReading
+from .candidates import Candidates
+from .levels import SAME_CARD, SURE_ENOUGH, mostly_on, preference, reads_sure
+from .pairs import nearest_card, stand_for
+from .reading import read_at
+from .sides import unsure_learned
+
+# A quad is cut only where its short side is this many times the short side of the
+# nearest card read for sure or more: a card and a fifth of its neighbour. A quad of one
+# card has card-shaped halves too (`geometry.card_cut` keeps 45% to 85% of a quad), and
+# half of a 6..King can read as a game card. With 6..Kings cut out too and parts agreeing
+# at 0.3 (before both were settled), 100 playing tuning row tables read 5 cards more at
+# 1.2, 4 at 1.3.
+WIDER_THAN_A_CARD = 1.2
+
+# Every part read for sure must overlap the best of them this much (IoU), or none stands:
+# parts at both ends of a quad read for sure leave open which end is the card. Found on
+# tuning row table 4,450,026 (6..Kings cut out too): a King and a 5 of clubs half under
+# it, outlined as one nearly square quad, whose part lying along it read the King at
+# IoU 0.87 and whose part lying across it the same at 0.5, both at 0.97; the part across
+# stood at 0.3 and 0.5, and the King, read there before, was lost.
+PARTS_AGREE = 0.6
+
+
+def cut_out_cards(
+    image: np.ndarray,
+    reader: CardReader,
+    found: Candidates,
+    readings: Sequence[CardReading],
+    rough: Mapping[int, CardReading],
+    kept: list[CardReading],
+    known: dict[bytes, CardReading],
+) -> list[CardReading]:
+    """`kept`, where an unsure quad wider than a card (the learned finder's with a rough
+    reading in `rough`, by learned index, placed and rough read unsure; or the edge
+    finder's where the net agrees, read unsure in `readings`) has one card-shaped part
+    that reads a game card or a back for sure (`_card_in`), with that card in its place."""
+    sure = [r.corners for r in kept if reads_sure(r)]
+    edge_count = len(found.edges)
+    wholes = [
+        (found.learned[index], found.rough[index])
+        for index in unsure_learned(found, readings, rough, sure)
+    ]
+    wholes += [
+        (quad,)
+        for quad, reading, agrees in zip(
+            found.edges, readings[:edge_count], found.net_agrees, strict=True
+        )
+        if agrees and not reads_sure(reading) and not mostly_on(quad, sure)
+    ]
+    out = list(kept)
+    for whole in wholes:
+        if not _wider_than_a_card(whole[0], sure):
+            continue
+        card = _card_in(image, reader, whole, known, [r.corners for r in out if reads_sure(r)])
+        if card is not None:
+            out = stand_for(out, whole, [card])
+    return out
+
+
+def _wider_than_a_card(quad: np.ndarray, sure: Sequence[np.ndarray]) -> bool:
+    """Whether `quad`'s short side is `WIDER_THAN_A_CARD` times that of the nearest of the
+    `sure` quads (cards read for sure) or more; False where there is none."""
+    nearest = nearest_card(quad, sure)
+    return nearest is not None and min(quad_extent(quad)) >= WIDER_THAN_A_CARD * min(
+        quad_extent(nearest)
+    )
+
+
+def _card_in(
+    image: np.ndarray,
+    reader: CardReader,
+    whole: Sequence[np.ndarray],
+    known: dict[bytes, CardReading],
+    sure: Sequence[np.ndarray],
+) -> CardReading | None:
+    """The best reading of the card-shaped parts of the quads `whole` (`geometry.card_cut`)
+    that read a game card or a back at `SURE_ENOUGH` and are no card of `sure` (at
+    `SAME_CARD`), where every such part lies on that one card (`PARTS_AGREE`)."""
+    parts = [part for quad in whole for part in card_cut(quad)]
+    read = read_at(image, reader, parts, list(range(len(parts))), known).values()
+    standing = [
+        r
+        for r in read
+        if (r.rank is not None or r.face == "down")
+        and r.confidence >= SURE_ENOUGH
+        and not any(quad_iou(r.corners, q) >= SAME_CARD for q in sure)
+    ]
+    best = max(standing, key=preference, default=None)
+    if best is None or any(quad_iou(best.corners, r.corners) < PARTS_AGREE for r in standing):
+        return None
+    return best

@@ -1,0 +1,125 @@
+"""A card outlined together with part of its neighbour is cut out of that quad
+(`fusion.cut_out`): the rule on made-up readings, and on the rendered row table it was
+measured on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.vision import fusion
+from companion.vision.bench.scenes import row_scenes
+from companion.vision.decks import load_deck
+from companion.vision.fusion import Candidates, cut_out, read_cards
+from companion.vision.geometry import quad_iou
+from companion.vision.read import CardReader
+from companion.vision.types import OTHER, CardReading
+
+
+def card_at(x: float, w: float = 50.0) -> np.ndarray:
+    return np.array([[x, 0], [x + w, 0], [x + w, 70], [x, 70]], np.float32)
+
+
+def reading(quad: np.ndarray, label: str, confidence: float, rank: int | None = None):
+    face = "down" if label == "back" else "up"
+    return CardReading(quad, face, rank, "spades" if rank else None, label, confidence)
+
+
+# a 2 of hearts read for sure; 100 px on, an Ace of spades outlined with 25 px of the card
+# beside it as one quad 75 px wide, read as an unsure face
+SURE_CARD = reading(card_at(0), "2 of hearts", 0.98, rank=2)
+ACE = card_at(100)
+WIDE = card_at(100, w=75)
+BESIDE = card_at(125)  # the quad's other end, as wide as a card
+
+
+def cut(
+    monkeypatch: pytest.MonkeyPatch,
+    parts: dict[str, CardReading],
+    whole: np.ndarray = WIDE,
+    edge: bool | None = None,
+    sure: bool = True,
+) -> tuple[list[CardReading], CardReading]:
+    """`cut_out_cards` on a frame holding the 2 (where `sure`) and the quad `whole`, a
+    learned quad (or, where `edge` is not None, an edge quad the net agrees with where
+    `edge`), its card-shaped parts read as `parts` says ("ace" and "beside": the parts on
+    those cards; any other part reads as an unsure face); and the quad's own reading."""
+    unsure = reading(whole, OTHER, 0.3)
+
+    def read_at(image, reader, quads, indices, known):
+        out = {}
+        for index in indices:
+            quad = quads[index]
+            name = next(
+                (n for n, q in (("ace", ACE), ("beside", BESIDE)) if quad_iou(quad, q) > 0.95), ""
+            )
+            got = parts.get(name, reading(quad, OTHER, 0.2))
+            out[index] = CardReading(quad, got.face, got.rank, got.suit, got.label, got.confidence)
+        return out
+
+    monkeypatch.setattr(cut_out, "read_at", read_at)
+    if edge is None:
+        found = Candidates([], [], [whole], [whole])
+        rough = {0: unsure}
+    else:
+        found = Candidates([whole], [edge], [], [])
+        rough = {}
+    kept = ([SURE_CARD] if sure else []) + [unsure]
+    image = np.zeros((100, 200, 3), np.uint8)
+    reader = type("Reader", (), {"deck": load_deck("playing-cards")})()
+    return cut_out.cut_out_cards(image, reader, found, [unsure], rough, kept, {}), unsure
+
+
+def labels_at(readings: list[CardReading]) -> list[tuple[str, int]]:
+    return sorted((r.label, round(float(r.corners[:, 0].min()))) for r in readings)
+
+
+ACE_READ = reading(ACE, "A of spades", 0.95, rank=1)
+
+
+def test_one_end_read_for_sure_stands_for_the_quad(monkeypatch) -> None:
+    got, _ = cut(monkeypatch, {"ace": ACE_READ})
+    assert labels_at(got) == [("2 of hearts", 0), ("A of spades", 100)]
+    # a back too; and an edge quad the net sees card under as a learned one
+    got, _ = cut(monkeypatch, {"ace": reading(ACE, "back", 0.93)})
+    assert labels_at(got) == [("2 of hearts", 0), ("back", 100)]
+    got, _ = cut(monkeypatch, {"ace": ACE_READ}, edge=True)
+    assert labels_at(got) == [("2 of hearts", 0), ("A of spades", 100)]
+
+
+def test_nothing_is_cut_out_where_it_is_not_clear(monkeypatch) -> None:
+    unchanged = [("2 of hearts", 0), (OTHER, 100)]
+    # both ends read for sure: which end is the card is open
+    beside = reading(BESIDE, "3 of spades", 0.97, rank=3)
+    assert labels_at(cut(monkeypatch, {"ace": ACE_READ, "beside": beside})[0]) == unchanged
+    # a 6..King read so: the region it explains can hide an Ace under it (real IMG_2626)
+    six = reading(ACE, OTHER, 0.99)
+    assert labels_at(cut(monkeypatch, {"ace": six})[0]) == unchanged
+    # an Ace below SURE_ENOUGH
+    unsure_ace = reading(ACE, "A of spades", 0.85, rank=1)
+    assert labels_at(cut(monkeypatch, {"ace": unsure_ace})[0]) == unchanged
+    # a quad not wider than a card by a fifth (55 of 50 px)
+    narrow = card_at(100, w=55)
+    assert labels_at(cut(monkeypatch, {"ace": ACE_READ}, whole=narrow)[0]) == unchanged
+    # no card read for sure to size a card by
+    assert labels_at(cut(monkeypatch, {"ace": ACE_READ}, sure=False)[0]) == [(OTHER, 100)]
+    # an edge quad the net sees no card under
+    assert labels_at(cut(monkeypatch, {"ace": ACE_READ}, edge=False)[0]) == unchanged
+
+
+@pytest.mark.reference_text
+def test_a_card_outlined_with_part_of_its_neighbour_is_cut_out(monkeypatch) -> None:
+    """Tuning row table 4,450,044: a 3 of diamonds 73 px long, outlined with part of the
+    card beside it as a quad about 1.5 cards wide both ways, read as an unsure face. Only
+    the part at its end reads it (at 0.94): without the cut it is lost."""
+    image, truths = next(row_scenes("playing-cards", 1, 4_450_044))
+    (three,) = [t for t in truths if t.label == "3 of diamonds"]
+    reader = CardReader(load_deck("playing-cards"))
+
+    def label_on(readings: list[CardReading]) -> str | None:
+        best = max(readings, key=lambda r: quad_iou(r.corners, three.corners))
+        return best.label if quad_iou(best.corners, three.corners) >= 0.5 else None
+
+    assert label_on(read_cards(image, reader)) == "3 of diamonds"
+    monkeypatch.setattr(fusion, "cut_out_cards", lambda *args: args[5])  # the kept readings
+    assert label_on(read_cards(image, reader)) is None
