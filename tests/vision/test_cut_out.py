@@ -95,9 +95,9 @@ def test_nothing_is_cut_out_where_it_is_not_clear(monkeypatch) -> None:
     # a 6..King read so: the region it explains can hide an Ace under it (real IMG_2626)
     six = reading(ACE, OTHER, 0.99)
     assert labels_at(cut(monkeypatch, {"ace": six})[0]) == unchanged
-    # an Ace below SURE_ENOUGH
+    # an Ace below SURE_ENOUGH, read by one part (an edge quad's)
     unsure_ace = reading(ACE, "A of spades", 0.85, rank=1)
-    assert labels_at(cut(monkeypatch, {"ace": unsure_ace})[0]) == unchanged
+    assert labels_at(cut(monkeypatch, {"ace": unsure_ace}, edge=True)[0]) == unchanged
     # a quad not wider than a card by a fifth (55 of 50 px)
     narrow = card_at(100, w=55)
     assert labels_at(cut(monkeypatch, {"ace": ACE_READ}, whole=narrow)[0]) == unchanged
@@ -105,6 +105,22 @@ def test_nothing_is_cut_out_where_it_is_not_clear(monkeypatch) -> None:
     assert labels_at(cut(monkeypatch, {"ace": ACE_READ}, sure=False)[0]) == [(OTHER, 100)]
     # an edge quad the net sees no card under
     assert labels_at(cut(monkeypatch, {"ace": ACE_READ}, edge=False)[0]) == unchanged
+
+
+def test_a_game_card_two_parts_read_a_little_less_surely_stands(monkeypatch) -> None:
+    # a learned quad's placed and rough outlines each give a part on the Ace (the same
+    # here), both reading it at 0.85: below SURE_ENOUGH, but two parts agree
+    nearly = reading(ACE, "A of spades", 0.85, rank=1)
+    got, _ = cut(monkeypatch, {"ace": nearly})
+    assert labels_at(got) == [("2 of hearts", 0), ("A of spades", 100)]
+    # an edge quad gives one part on it: that is not enough
+    unchanged = [("2 of hearts", 0), (OTHER, 100)]
+    assert labels_at(cut(monkeypatch, {"ace": nearly}, edge=True)[0]) == unchanged
+    # nor where a part names another game card at that level, nor below `AGREED_GAME`
+    beside = reading(BESIDE, "4 of clubs", 0.8, rank=4)
+    assert labels_at(cut(monkeypatch, {"ace": nearly, "beside": beside})[0]) == unchanged
+    low = reading(ACE, "A of spades", cut_out.AGREED_GAME - 0.05, rank=1)
+    assert labels_at(cut(monkeypatch, {"ace": low})[0]) == unchanged
 
 
 @pytest.mark.reference_text
