@@ -183,14 +183,11 @@ def card_shaped(quad: np.ndarray, least: float = 0.08) -> list[np.ndarray]:
     quad per side that must move out by `least` or more of its distance to the opposite
     side for the distance to reach CARD_ASPECT times the other one (`side_moved`). A
     finder that saw part of a card outlines that part; the card goes on past one side."""
-    # the distance from side 0 to side 2 is the mean length of sides 1 and 3
-    apart = quad_extent(quad)[::-1]
-    shaped = []
-    for side in range(4):
-        here, other = apart[side % 2], apart[1 - side % 2]
-        if here > 0 and CARD_ASPECT * other > (1 + least) * here:
-            shaped.append(side_moved(quad, side, 1 - CARD_ASPECT * other / here))
-    return shaped
+    return [
+        side_moved(quad, side, 1 - CARD_ASPECT * other / here)
+        for side, here, other in _side_distances(quad)
+        if CARD_ASPECT * other > (1 + least) * here
+    ]
 
 
 def card_cut(quad: np.ndarray, least: float = 0.15, most: float = 0.55) -> list[np.ndarray]:
@@ -199,14 +196,22 @@ def card_cut(quad: np.ndarray, least: float = 0.15, most: float = 0.55) -> list[
     `least` to `most` of its distance to the opposite side (`side_moved`). A finder that
     outlined a card together with part of its neighbour outlined more than the card: the
     card is the end of that quad away from the neighbour."""
-    apart = quad_extent(quad)[::-1]  # the distance from side 0 to side 2 first
-    cut = []
-    for side in range(4):
-        here, other = apart[side % 2], apart[1 - side % 2]
-        for kept in (other * CARD_ASPECT, other / CARD_ASPECT):
-            if here > 0 and least <= 1 - kept / here <= most:
-                cut.append(side_moved(quad, side, 1 - kept / here))
-    return cut
+    return [
+        side_moved(quad, side, 1 - kept / here)
+        for side, here, other in _side_distances(quad)
+        for kept in (other * CARD_ASPECT, other / CARD_ASPECT)
+        if least <= 1 - kept / here <= most
+    ]
+
+
+def _side_distances(quad: np.ndarray) -> list[tuple[int, float, float]]:
+    """(side, here, other) for each side of `quad` that lies apart from its opposite
+    side: `here` that distance, `other` the distance between the other two sides (what
+    `card_shaped` and `card_cut` set a side's move by)."""
+    # the distance from side 0 to side 2 is the mean length of sides 1 and 3
+    apart = quad_extent(quad)[::-1]
+    spans = [(side, apart[side % 2], apart[1 - side % 2]) for side in range(4)]
+    return [(side, here, other) for side, here, other in spans if here > 0]
 
 
 def even_sides(quads: np.ndarray, most: float) -> np.ndarray:

@@ -132,7 +132,8 @@ def _card_in(
     read = read_at(image, reader, parts, list(range(len(parts))), known).values()
     read = [r for r in read if not any(quad_iou(r.corners, q) >= SAME_CARD for q in sure)]
     named = Counter(r.label for r in read if r.rank is not None and r.confidence >= AGREED_GAME)
-    agreed = {label for label, parts in named.items() if parts >= 2 and len(named) == 1}
+    # where the parts name one game card only, and two of them or more
+    agreed = {label for label, count in named.items() if count >= 2} if len(named) == 1 else set()
     standing = [
         r
         for r in read
