@@ -96,6 +96,15 @@ class IndexHit:
         down = down / max(float(np.linalg.norm(down)), 1e-6) * length
         return replace(self, quad=_card_quad(self.centre, right, down))
 
+    def patch(self) -> np.ndarray:
+        """The index's patch as the reader reads it: the (4, 2) float32 top-left
+        PATCH_WIDTH x PATCH_HEIGHT of the card's quad, clockwise from the index corner."""
+        corner, right, down = self.quad[0], self.quad[1] - self.quad[0], self.quad[3] - self.quad[0]
+        right, down = PATCH_WIDTH * right, PATCH_HEIGHT * down
+        return np.stack([corner, corner + right, corner + right + down, corner + down]).astype(
+            np.float32
+        )
+
     def moved(self, across: float, along: float) -> IndexHit:
         """The same card with its index's middle moved by `across` patch widths along its
         short side and `along` patch heights along its long side."""

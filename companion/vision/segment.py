@@ -156,10 +156,13 @@ class CardMaps:
 
     def fill(self, mask: np.ndarray, quad: np.ndarray, value: int) -> None:
         """Set the pixels of `mask` (a map-sized uint8 array) inside a frame quad."""
-        # Frame pixel centres to the map's, in 1/4 pixels for cv2's sub-pixel fill.
-        scale = np.array([self.sx, self.sy], np.float32)
-        points = np.round(((quad + 0.5) * scale - 0.5) * 4).astype(np.int32)
+        # in 1/4 pixels for cv2's sub-pixel fill
+        points = np.round(self.to_map(quad) * 4).astype(np.int32)
         cv2.fillConvexPoly(mask, points, value, shift=2)
+
+    def to_map(self, points: np.ndarray) -> np.ndarray:
+        """Frame points (pixel centres) in the maps' pixels, float32, as `fill` places them."""
+        return ((points + 0.5) * np.array([self.sx, self.sy], np.float32) - 0.5).astype(np.float32)
 
     def to_frame(self, points: np.ndarray) -> np.ndarray:
         """Points of the maps (pixel centres) in the frame's pixels, float32 (cv2.resize's

@@ -31,13 +31,13 @@ from companion.vision.fusion import (
 from companion.vision.fusion.candidates import TWIN
 from companion.vision.fusion.doubt import INDEX_CONTEXT, in_doubt, unexplained
 from companion.vision.fusion.finders import may_be_plain_backs
-from companion.vision.fusion.indices import index_cards
+from companion.vision.fusion.indices import PATCH_CLEAR, RESCALED, RESCALED_LEVEL, index_cards
 from companion.vision.fusion.levels import SAME_CARD, SURE_ENOUGH
 from companion.vision.fusion.parts import BACK_HOST, outlined_parts, without_parts
 from companion.vision.fusion.picking import LEARNED_ALONE_FLOOR, ZOOM_GAME
 from companion.vision.fusion.reading import read_at, read_quads
 from companion.vision.fusion.sides import MOVED_GAME, SIDE_SHIFTS, _agreed_game_cards, side_search
-from companion.vision.geometry import order_clockwise, quad_iou, quad_long_side
+from companion.vision.geometry import order_clockwise, quad_cover, quad_iou, quad_long_side
 from companion.vision.pipeline import CardPipeline
 from companion.vision.read import CardReader
 from companion.vision.segment import CardMaps
@@ -442,10 +442,12 @@ def test_a_card_seen_only_by_its_corner_index_is_added() -> None:
 
 
 class SizedIndexReader:
-    """Reads an index as the Ace of hearts only where its quad is a card of `size`."""
+    """Reads an index as the Ace of hearts (at `confidence`) only where its quad is a card
+    of `size`."""
 
-    def __init__(self, size: tuple[float, float]) -> None:
+    def __init__(self, size: tuple[float, float], confidence: float = 0.95) -> None:
         self.size = np.array(size)
+        self.confidence = confidence
         self.deck = SimpleNamespace(kind="playing-cards")
         self.asked: list[np.ndarray] = []
 
@@ -453,7 +455,7 @@ class SizedIndexReader:
         self.asked += quads
         sides = [np.linalg.norm(q[[1, 3]] - q[0], axis=1) for q in quads]
         return [
-            reading(q, "A of hearts", 0.95, rank=1)
+            reading(q, "A of hearts", self.confidence, rank=1)
             if np.allclose(s, self.size, rtol=0.02)
             else reading(q, NOT_A_CARD, 0.0)
             for q, s in zip(quads, sides, strict=True)
@@ -481,6 +483,67 @@ def test_an_index_that_reads_nothing_is_read_again_at_the_size_of_the_nearest_fa
     # no face read for sure: no size to go by (moved, the hit keeps its own size)
     sides = [np.linalg.norm(q[[1, 3]] - q[0], axis=1) for q in reader.asked]
     assert np.allclose(sides, (90, 126), atol=0.1)
+
+
+def card_seen_around(point: np.ndarray, radius: float = 40.0) -> CardMaps:
+    """The card finder's maps of a 1280x720 frame seen at a quarter of its size, card only
+    within `radius` frame pixels of `point`."""
+    card = np.zeros((180, 320), np.float32)
+    x, y = np.round(point / 4).astype(int)
+    r = round(radius / 4)
+    card[y - r : y + r, x - r : x + r] = 1.0
+    return CardMaps(card, card.copy(), 0.25, 0.25)
+
+
+def test_an_index_that_reads_at_no_size_is_read_at_a_rescaled_one_where_the_net_sees_card():
+    """At a webcam's scale the index finder implies a card's size from a few pixels and can
+    miss it by a third (the real train photo IMG_2542, an Ace under a cushion): a hit that
+    reads nothing is read implying a card RESCALED times its size, but only on card the net
+    sees that nothing read explains and not for a turned look's hit (those read jokers'
+    corners as Aces), and the card stands at RESCALED_LEVEL."""
+    hit = index_hit(card_at(400, 300, 80, 112))
+    size = (80 * RESCALED[1], 112 * RESCALED[1])
+    reader = SizedIndexReader(size)
+    (got,) = index_cards(None, reader, [hit], [], card_seen_around(hit.centre))
+    assert got.label == "A of hearts"
+    sides = np.linalg.norm(got.corners[[1, 3]] - got.corners[0], axis=1)
+    assert np.allclose(sides, size, atol=0.1)
+    right, down = got.corners[1] - got.corners[0], got.corners[3] - got.corners[0]
+    middle = got.corners[0] + right * corner_index.PATCH_WIDTH / 2
+    middle = middle + down * corner_index.PATCH_HEIGHT / 2
+    assert np.allclose(middle, hit.centre, atol=1e-3)  # the index's middle kept
+    # without the maps, or where the net sees no card, or a card read for sure covers that
+    # card: not read at another size
+    assert index_cards(None, SizedIndexReader(size), [hit], []) == []
+    far = card_seen_around(np.float32([1000, 600]))
+    assert index_cards(None, SizedIndexReader(size), [hit], [], far) == []
+    over = reading(card_at(380, 280, 90, 126), "A of spades", 1.0, rank=1)
+    got = index_cards(None, SizedIndexReader(size), [hit], [over], card_seen_around(hit.centre))
+    assert same(got, [over])
+    # a turned look's hit: not read at another size
+    turned = replace(hit, turned=True)
+    assert (
+        index_cards(None, SizedIndexReader(size), [turned], [], card_seen_around(hit.centre)) == []
+    )
+    # read below the level: no card
+    unsure = SizedIndexReader(size, confidence=RESCALED_LEVEL - 0.05)
+    assert index_cards(None, unsure, [hit], [], card_seen_around(hit.centre)) == []
+
+
+def test_a_rescaled_index_whose_patch_lies_under_a_face_read_for_sure_is_not_read():
+    """An index partly under another card can have its suit hidden (a tuning heap: a 3 of
+    spades read as the 3 of clubs at 0.99, a tenth of its patch under the 4 over it)."""
+    hit = index_hit(card_at(400, 300, 80, 112))
+    size = (80 * RESCALED[0], 112 * RESCALED[0])
+    patch = hit.patch()
+    # a King over the patch's right part, not over the index's middle
+    king = reading(card_at(float(patch[:, 0].max()) - 4, 250, 90, 126), OTHER, 0.98)
+    assert PATCH_CLEAR <= quad_cover(patch, king.corners) < 0.5
+    maps = card_seen_around(hit.centre)
+    assert same(index_cards(None, SizedIndexReader(size), [hit], [king], maps), [king])
+    aside = reading(card_at(700, 250, 80, 112), OTHER, 0.98)  # its size: not resized
+    got = index_cards(None, SizedIndexReader(size), [hit], [aside], maps)
+    assert [r.label for r in got] == [OTHER, "A of hearts"]
 
 
 def test_of_one_index_read_from_several_hits_the_card_sized_like_its_neighbour_stands():

@@ -68,3 +68,17 @@ def uncovered(maps: CardMaps, readings: Sequence[CardReading]) -> np.ndarray:
     for reading in readings:
         maps.fill(card, reading.corners, 0)
     return cv2.erode(card, np.ones((3, 3), np.uint8))
+
+
+def on_unexplained_card(
+    maps: CardMaps, readings: Sequence[CardReading], points: np.ndarray
+) -> np.ndarray:
+    """Whether each of (N, 2) frame `points` lies on card the net sees that no reading
+    settled at SURE_ENOUGH covers (`uncovered`): where a card may lie that nothing read."""
+    card = uncovered(maps, [reading for reading in readings if settled(reading, SURE_ENOUGH)])
+    x, y = np.round(maps.to_map(np.asarray(points, np.float32).reshape(-1, 2))).astype(int).T
+    height, width = card.shape
+    inside = (x >= 0) & (x < width) & (y >= 0) & (y < height)
+    seen = np.zeros(len(x), bool)
+    seen[inside] = card[y[inside], x[inside]] > 0
+    return seen

@@ -13,13 +13,16 @@ from ..geometry import (
     near_corners,
     points_in_any,
     points_in_quad,
+    quad_cover,
     quad_extent,
     quad_iou,
     quad_sides,
 )
 from ..read import CardReader
+from ..segment import CardMaps
 from ..types import NOT_A_CARD, CardReading
-from .levels import SAME_CARD, SURE, face_read_for_sure
+from .doubt import on_unexplained_card
+from .levels import SAME_CARD, SETTLED, SURE, face_read_for_sure
 
 # A corner index whose card reads nothing is read again implying a card at the size of the
 # nearest face read for sure, where that differs from the size it implied by this fraction
@@ -128,6 +131,39 @@ TURNED_ALONE = 0.97
 # 0.912. Two hits (a mean) as three.
 MEDIAN_HITS = 3
 
+# Last, a hit of the frame's own looks (not a turned look's) whose index read nothing at
+# any size or shift above is read implying a card RESCALED times the size it implied,
+# where it lies on card the net sees that no card read for sure explains
+# (`_rescaled_cards`): at a webcam's scale the net implies a card's size from an index a
+# few pixels tall, and misses by a third or more (the real train photo IMG_2542 turned by
+# 90 degrees, 100 px cards: an Ace of diamonds under a cushion, its hits implying cards
+# 39 to 105 px wide where it is 70, none read; one implying 102 px, read at 0.8 times
+# that, reads it at 1.0). A card read so stands at RESCALED_LEVEL (the side search's
+# level for a moved quad's game card), where no card of the frame reads it already, and
+# where its index patch lies on no face read for sure by PATCH_CLEAR of its area or more:
+# an index half under another card can have its suit hidden (a tuning heap, 3,100,020: a
+# 3 of spades read as the 3 of clubs at 0.99, its patch 0.09 and 0.11 under the 4 of
+# spades over it). Turned looks' hits are left out: on 300 tuning tables with jokers
+# (4,900,000+) they read two jokers' corners as an Ace and a 2 of diamonds at 0.99 and 1.0
+# (the held-out jokers: 3 -> 5 game cards on 846 jokers), for a game card or two more of
+# the real photos. Measured (2026-12-06, fifty-sixth stop), the real train split in a
+# webcam's frame, cards 100 px long, turned 0, 90, 180 and 270 degrees: 176, 175, 166, 170
+# -> 178, 177, 168, 172 of 195 cards right, Aces 90, 89, 87, 87 -> 90, 90, 87, 88 of 92;
+# cards 60 px long 133 -> 139 (Aces 59 -> 65); as photographed 189, 186, 188, 186 -> 189,
+# 187, 189, 188; 80 and 150 px the same but for one card (163 -> 164 at 80 px, 90
+# degrees); no other rank read as a game card nor a game card read as another, on any of
+# them. Tuning tables: 100 of designed backs 1,230 -> 1,231, 60 heaps 141 -> 142 and 120
+# more 272 -> 273 faces; 450 card scenes, 250 row tables, 300 with jokers and 200 empty
+# tables read as before. Time, both ways frame by frame in one process: the real train
+# split at 100 px median ratio 1.043 (means 217 -> 236 ms); frames not in doubt never
+# search indices. Rescaling every unread hit, not only those on card the net sees
+# unexplained, read the same cards with 500 rescaled patches a frame instead of 240
+# (ratio 1.235). Tried: one hit per index's middle (the net's surest within half a
+# patch): the gains lost, the hit that reads is seldom the surest.
+RESCALED = (0.8, 1.25)
+RESCALED_LEVEL = SETTLED
+PATCH_CLEAR = 0.05
+
 # Two index cards whose hits' middles lie within this share of the card's width read one
 # index (`_same_index`): where they read one rank in two suits, the surer stands
 # (`_one_suit_each`). The real train photo IMG_2667 shaken by 6 px: 0.12 between the Ace
@@ -140,12 +176,18 @@ SAME_INDEX = 0.25
 
 
 def index_cards(
-    image: np.ndarray, reader: CardReader, hits: Sequence[IndexHit], kept: list[CardReading]
+    image: np.ndarray,
+    reader: CardReader,
+    hits: Sequence[IndexHit],
+    kept: list[CardReading],
+    maps: CardMaps | None = None,
 ) -> list[CardReading]:
     """`kept` with the cards read from a corner index alone added (see the module's
     docstring). An index card's quad is the whole card as if nothing covered it, so it
     holds no other index; one that is another index's card (its other corner: same rank
-    and suit, `SAME_CARD`) is added once."""
+    and suit, `SAME_CARD`) is added once. With the card finder's `maps`, hits that read
+    nothing are last read at other sizes where the net sees card nothing explains
+    (`_rescaled_cards`)."""
     open_hits, inner_hits = _hits_to_read(hits, kept)
     if not open_hits and not inner_hits:
         return kept
@@ -214,12 +256,59 @@ def index_cards(
         out = [r for r in out if id(r) not in giving_way]
         added.append(_IndexCard(reading, hit, [quad_sides(reading.corners)[:2]]))
     out += [card.median_sized() for card in _one_suit_each(added)]
+    if maps is not None:
+        out = _rescaled_cards(image, reader, _unread_hits(open_hits, read), out, maps)
     # an index in the middle of a card read for sure: a game card under it, or over it,
     # stands beside it where read for sure
     for reading in sorted(inner, key=lambda r: r.confidence, reverse=True):
         sure_game_card = reading.rank is not None and face_read_for_sure(reading)
         if sure_game_card and not _read_already(reading, out):
             out.append(reading)
+    return out
+
+
+def _rescaled_cards(
+    image: np.ndarray,
+    reader: CardReader,
+    unread: Sequence[IndexHit],
+    out: list[CardReading],
+    maps: CardMaps,
+) -> list[CardReading]:
+    """`out` with the cards read from `unread` hits implying cards `RESCALED` times their
+    size (the index's middle kept): hits of the frame's own looks (`IndexHit.turned`
+    not), on no card of `out` read at SURE, on card the net
+    sees that no card read for sure explains (`doubt.on_unexplained_card`). A card so read
+    stands, surest first, where it reads a game card or a 6..King at RESCALED_LEVEL, no
+    card of `out` reads it already or reads its rank in another suit (`_read_already`,
+    `_read_otherwise`), and its index patch lies clear of every face read for sure
+    (`PATCH_CLEAR`)."""
+    unread = [hit for hit in unread if not hit.turned]
+    if not unread:
+        return out
+    stood_by = [reading.corners for reading in out if reading.confidence >= SURE]
+    centres = np.array([hit.centre for hit in unread], np.float32)
+    open_card = on_unexplained_card(maps, out, centres) & ~points_in_any(centres, stood_by)
+    rescaled = [
+        hit.sized(*(quad_sides(hit.quad)[:2] * factor))
+        for hit, is_open in zip(unread, open_card, strict=True)
+        if is_open
+        for factor in RESCALED
+    ]
+    if not rescaled:
+        return out
+    read = reader.read_index(image, [hit.quad for hit in rescaled])
+    faces = [reading.corners for reading in out if face_read_for_sure(reading)]
+    out = list(out)
+    for reading, hit in sorted(
+        zip(read, rescaled, strict=True), key=lambda card: -card[0].confidence
+    ):
+        if reading.label == NOT_A_CARD or reading.confidence < RESCALED_LEVEL:
+            continue
+        if _read_already(reading, out) or _read_otherwise(reading, hit.centre, out):
+            continue
+        if any(quad_cover(hit.patch(), face) >= PATCH_CLEAR for face in faces):
+            continue
+        out.append(reading)
     return out
 
 
