@@ -87,7 +87,7 @@ A hit of the frame's own looks whose index read nothing, lying on card the net s
 no card read for sure explains, is last read implying a card a fifth smaller and a
 quarter larger (`indices.RESCALED`): at a webcam's scale the net implies a card's size
 from an index a few pixels tall, and misses by a third (the real train split at 100 px,
-turned 0 to 270 degrees: 685 -> 695 of 780 cards, Aces 353 -> 355 of 368).
+turned 0 to 270 degrees: 687 -> 695 of 780 cards, Aces 353 -> 355 of 368).
 
 Last, in a frame in doubt, the card pixels of the net that no reading covers are read as
 rectangles (`outlined_parts`): a card the net sees but finds no core in (small, blurred,

@@ -275,9 +275,9 @@ def _rescaled_cards(
     maps: CardMaps,
 ) -> list[CardReading]:
     """`out` with the cards read from `unread` hits implying cards `RESCALED` times their
-    size (the index's middle kept): hits of the frame's own looks (`IndexHit.turned`
-    not), on no card of `out` read at SURE, on card the net
-    sees that no card read for sure explains (`doubt.on_unexplained_card`). A card so read
+    size (the index's middle kept): hits of the frame's own looks, not a turned look's,
+    on no card of `out` read at SURE, on card the net sees that no card read for sure
+    explains (`doubt.on_unexplained_card`). A card so read
     stands, surest first, where it reads a game card or a 6..King at RESCALED_LEVEL, no
     card of `out` reads it already or reads its rank in another suit (`_read_already`,
     `_read_otherwise`), and its index patch lies clear of every face read for sure
