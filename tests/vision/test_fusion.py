@@ -1354,6 +1354,8 @@ def test_two_cards_touching_along_a_long_side_are_read_as_two(monkeypatch) -> No
         # the index finder's turned looks read both from their indices too (2026-12-02)
         patch.setattr(corner_index, "TURNED_LOOKS", ())
         patch.setattr(corner_index, "CLOSE_GAIN", float("inf"))  # and its close look
+        # and its hits read at other sizes (2026-12-06: those read both cards)
+        patch.setattr("companion.vision.fusion.indices.RESCALED", ())
         merged = read_cards(image, reader)
     assert all(r.label == OTHER and r.confidence < SURE_ENOUGH for r in merged)
 
@@ -1383,6 +1385,8 @@ def test_three_cards_touching_in_a_row_are_read_as_three(monkeypatch) -> None:
     monkeypatch.setattr(pairs, "cards_across", lambda quad: 2)
     monkeypatch.setattr(pairs, "fanned_three", lambda quad: None)  # the same cut, when touching
     monkeypatch.setattr(corner_index, "CLOSE_GAIN", float("inf"))  # nor its close look
+    # nor its hits read at other sizes (2026-12-06: those read the Ace of hearts)
+    monkeypatch.setattr("companion.vision.fusion.indices.RESCALED", ())
     without = [label_on(t.corners, read_cards(image, reader)) for t in truths]
     assert without[:2] == [None, None]
 
