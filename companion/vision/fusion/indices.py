@@ -277,17 +277,15 @@ def _rescaled_cards(
     """`out` with the cards read from `unread` hits implying cards `RESCALED` times their
     size (the index's middle kept): hits of the frame's own looks, not a turned look's,
     on no card of `out` read at SURE, on card the net sees that no card read for sure
-    explains (`doubt.on_unexplained_card`). A card so read
-    stands, surest first, where it reads a game card or a 6..King at RESCALED_LEVEL, no
-    card of `out` reads it already or reads its rank in another suit (`_read_already`,
-    `_read_otherwise`), and its index patch lies clear of every face read for sure
-    (`PATCH_CLEAR`)."""
+    explains (`doubt.on_unexplained_card`). A card so read stands, surest first, where it
+    reads a game card or a 6..King at RESCALED_LEVEL, no card of `out` reads it already or
+    reads its rank in another suit (`_read_already`, `_read_otherwise`), and its index
+    patch lies clear of every face read for sure (`PATCH_CLEAR`)."""
     unread = [hit for hit in unread if not hit.turned]
     if not unread:
         return out
-    stood_by = [reading.corners for reading in out if reading.confidence >= SURE]
     centres = np.array([hit.centre for hit in unread], np.float32)
-    open_card = on_unexplained_card(maps, out, centres) & ~points_in_any(centres, stood_by)
+    open_card = on_unexplained_card(maps, out, centres) & ~_on_cards_stood_by(unread, out)
     rescaled = [
         hit.sized(*(quad_sides(hit.quad)[:2] * factor))
         for hit, is_open in zip(unread, open_card, strict=True)
@@ -388,15 +386,21 @@ def _moved_hits(
 ) -> list[IndexHit]:
     """Each index of `hits` that reads nothing (`read`), on no card of `kept` the reader
     stands by (`SURE`: those hold their own print), moved by each of `INDEX_SHIFTS`."""
-    stood_by = [r.corners for r in kept if r.confidence >= SURE]
     unread = _unread_hits(hits, read)
-    on_a_card = points_in_any([hit.centre for hit in unread], stood_by)
+    on_a_card = _on_cards_stood_by(unread, kept)
     return [
         hit.moved(*shift)
         for hit, on_card in zip(unread, on_a_card, strict=True)
         if not on_card
         for shift in INDEX_SHIFTS
     ]
+
+
+def _on_cards_stood_by(hits: Sequence[IndexHit], readings: Sequence[CardReading]) -> np.ndarray:
+    """Whether each of `hits` lies on a card of `readings` the reader stands by (SURE):
+    such a card holds its own print, not another card's index."""
+    stood_by = [reading.corners for reading in readings if reading.confidence >= SURE]
+    return points_in_any([hit.centre for hit in hits], stood_by)
 
 
 def _unread_hits(hits: Sequence[IndexHit], read: Sequence[CardReading]) -> list[IndexHit]:
