@@ -4,6 +4,8 @@ measured on."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,7 @@ from companion.vision import fusion
 from companion.vision.bench.scenes import row_scenes
 from companion.vision.decks import load_deck
 from companion.vision.fusion import Candidates, cut_out, read_cards
+from companion.vision.fusion.reading import FrameReads
 from companion.vision.geometry import quad_iou
 from companion.vision.read import CardReader
 from companion.vision.types import OTHER, CardReading
@@ -34,7 +37,6 @@ BESIDE = card_at(125)  # the quad's other end, as wide as a card
 
 
 def cut(
-    monkeypatch: pytest.MonkeyPatch,
     parts: dict[str, CardReading],
     whole: np.ndarray = WIDE,
     edge: bool | None = None,
@@ -46,18 +48,16 @@ def cut(
     those cards; any other part reads as an unsure face); and the quad's own reading."""
     unsure = reading(whole, OTHER, 0.3)
 
-    def read_at(image, reader, quads, indices, known):
-        out = {}
-        for index in indices:
-            quad = quads[index]
+    def read_batch(image, quads):
+        out = []
+        for quad in quads:
             name = next(
                 (n for n, q in (("ace", ACE), ("beside", BESIDE)) if quad_iou(quad, q) > 0.95), ""
             )
             got = parts.get(name, reading(quad, OTHER, 0.2))
-            out[index] = CardReading(quad, got.face, got.rank, got.suit, got.label, got.confidence)
+            out.append(CardReading(quad, got.face, got.rank, got.suit, got.label, got.confidence))
         return out
 
-    monkeypatch.setattr(cut_out, "read_at", read_at)
     if edge is None:
         found = Candidates([], [], [whole], [whole])
         rough = {0: unsure}
@@ -66,8 +66,9 @@ def cut(
         rough = {}
     kept = ([SURE_CARD] if sure else []) + [unsure]
     image = np.zeros((100, 200, 3), np.uint8)
-    reader = type("Reader", (), {"deck": load_deck("playing-cards")})()
-    return cut_out.cut_out_cards(image, reader, found, [unsure], rough, kept, {}), unsure
+    reader = SimpleNamespace(deck=load_deck("playing-cards"), read_batch=read_batch)
+    frame = FrameReads(image, reader, found, [unsure], rough, {})
+    return cut_out.cut_out_cards(frame, kept), unsure
 
 
 def labels_at(readings: list[CardReading]) -> list[tuple[str, int]]:
@@ -77,50 +78,50 @@ def labels_at(readings: list[CardReading]) -> list[tuple[str, int]]:
 ACE_READ = reading(ACE, "A of spades", 0.95, rank=1)
 
 
-def test_one_end_read_for_sure_stands_for_the_quad(monkeypatch) -> None:
-    got, _ = cut(monkeypatch, {"ace": ACE_READ})
+def test_one_end_read_for_sure_stands_for_the_quad() -> None:
+    got, _ = cut({"ace": ACE_READ})
     assert labels_at(got) == [("2 of hearts", 0), ("A of spades", 100)]
     # a back too; and an edge quad the net sees card under as a learned one
-    got, _ = cut(monkeypatch, {"ace": reading(ACE, "back", 0.93)})
+    got, _ = cut({"ace": reading(ACE, "back", 0.93)})
     assert labels_at(got) == [("2 of hearts", 0), ("back", 100)]
-    got, _ = cut(monkeypatch, {"ace": ACE_READ}, edge=True)
+    got, _ = cut({"ace": ACE_READ}, edge=True)
     assert labels_at(got) == [("2 of hearts", 0), ("A of spades", 100)]
 
 
-def test_nothing_is_cut_out_where_it_is_not_clear(monkeypatch) -> None:
+def test_nothing_is_cut_out_where_it_is_not_clear() -> None:
     unchanged = [("2 of hearts", 0), (OTHER, 100)]
     # both ends read for sure: which end is the card is open
     beside = reading(BESIDE, "3 of spades", 0.97, rank=3)
-    assert labels_at(cut(monkeypatch, {"ace": ACE_READ, "beside": beside})[0]) == unchanged
+    assert labels_at(cut({"ace": ACE_READ, "beside": beside})[0]) == unchanged
     # a 6..King read so: the region it explains can hide an Ace under it (real IMG_2626)
     six = reading(ACE, OTHER, 0.99)
-    assert labels_at(cut(monkeypatch, {"ace": six})[0]) == unchanged
+    assert labels_at(cut({"ace": six})[0]) == unchanged
     # an Ace below SURE_ENOUGH, read by one part (an edge quad's)
     unsure_ace = reading(ACE, "A of spades", 0.85, rank=1)
-    assert labels_at(cut(monkeypatch, {"ace": unsure_ace}, edge=True)[0]) == unchanged
+    assert labels_at(cut({"ace": unsure_ace}, edge=True)[0]) == unchanged
     # a quad not wider than a card by a fifth (55 of 50 px)
     narrow = card_at(100, w=55)
-    assert labels_at(cut(monkeypatch, {"ace": ACE_READ}, whole=narrow)[0]) == unchanged
+    assert labels_at(cut({"ace": ACE_READ}, whole=narrow)[0]) == unchanged
     # no card read for sure to size a card by
-    assert labels_at(cut(monkeypatch, {"ace": ACE_READ}, sure=False)[0]) == [(OTHER, 100)]
+    assert labels_at(cut({"ace": ACE_READ}, sure=False)[0]) == [(OTHER, 100)]
     # an edge quad the net sees no card under
-    assert labels_at(cut(monkeypatch, {"ace": ACE_READ}, edge=False)[0]) == unchanged
+    assert labels_at(cut({"ace": ACE_READ}, edge=False)[0]) == unchanged
 
 
-def test_a_game_card_two_parts_read_a_little_less_surely_stands(monkeypatch) -> None:
+def test_a_game_card_two_parts_read_a_little_less_surely_stands() -> None:
     # a learned quad's placed and rough outlines each give a part on the Ace (the same
     # here), both reading it at 0.85: below SURE_ENOUGH, but two parts agree
     nearly = reading(ACE, "A of spades", 0.85, rank=1)
-    got, _ = cut(monkeypatch, {"ace": nearly})
+    got, _ = cut({"ace": nearly})
     assert labels_at(got) == [("2 of hearts", 0), ("A of spades", 100)]
     # an edge quad gives one part on it: that is not enough
     unchanged = [("2 of hearts", 0), (OTHER, 100)]
-    assert labels_at(cut(monkeypatch, {"ace": nearly}, edge=True)[0]) == unchanged
+    assert labels_at(cut({"ace": nearly}, edge=True)[0]) == unchanged
     # nor where a part names another game card at that level, nor below `AGREED_GAME`
     beside = reading(BESIDE, "4 of clubs", 0.8, rank=4)
-    assert labels_at(cut(monkeypatch, {"ace": nearly, "beside": beside})[0]) == unchanged
+    assert labels_at(cut({"ace": nearly, "beside": beside})[0]) == unchanged
     low = reading(ACE, "A of spades", cut_out.AGREED_GAME - 0.05, rank=1)
-    assert labels_at(cut(monkeypatch, {"ace": low})[0]) == unchanged
+    assert labels_at(cut({"ace": low})[0]) == unchanged
 
 
 @pytest.mark.reference_text
@@ -137,5 +138,5 @@ def test_a_card_outlined_with_part_of_its_neighbour_is_cut_out(monkeypatch) -> N
         return best.label if quad_iou(best.corners, three.corners) >= 0.5 else None
 
     assert label_on(read_cards(image, reader)) == "3 of diamonds"
-    monkeypatch.setattr(fusion, "cut_out_cards", lambda *args: args[5])  # the kept readings
+    monkeypatch.setattr(fusion, "cut_out_cards", lambda frame, kept: kept)
     assert label_on(read_cards(image, reader)) is None

@@ -35,7 +35,7 @@ from companion.vision.fusion.indices import PATCH_CLEAR, RESCALED, RESCALED_LEVE
 from companion.vision.fusion.levels import SAME_CARD, SURE_ENOUGH
 from companion.vision.fusion.parts import BACK_HOST, outlined_parts, without_parts
 from companion.vision.fusion.picking import LEARNED_ALONE_FLOOR, ZOOM_GAME
-from companion.vision.fusion.reading import read_at, read_quads
+from companion.vision.fusion.reading import FrameReads, read_at, read_quads
 from companion.vision.fusion.sides import MOVED_GAME, SIDE_SHIFTS, _agreed_game_cards, side_search
 from companion.vision.geometry import order_clockwise, quad_cover, quad_iou, quad_long_side
 from companion.vision.pipeline import CardPipeline
@@ -992,7 +992,7 @@ def test_an_unsure_placed_quad_is_read_again_with_a_side_moved() -> None:
         found = Candidates(edge_quads, [True] * len(edges), [placed], [rectangle])
         reader = RuleReader(rule)
         image = np.zeros((10, 10, 3), np.uint8)
-        return side_search(image, reader, found, [*edges, unsure], rough, {}), reader
+        return side_search(FrameReads(image, reader, found, [*edges, unsure], rough, {})), reader
 
     ace = ("A of hearts", 0.95, 1)
     got, reader = search(read_as(ace))
@@ -1027,7 +1027,7 @@ def test_a_moved_quad_stands_only_in_a_cards_shape() -> None:
         found = Candidates([], [], [placed], [placed])
         reader = RuleReader(lambda quad: ("3 of hearts", 1.0, 3))
         image = np.zeros((10, 10, 3), np.uint8)
-        return side_search(image, reader, found, [unsure], {0: unsure}, {})
+        return side_search(FrameReads(image, reader, found, [unsure], {0: unsure}, {}))
 
     assert search(card_at(100, 100, 28, 80)) == {}
     assert search(card_at(100, 100, 50, 70))[0].label == "3 of hearts"
@@ -1087,7 +1087,9 @@ def test_an_enrolled_decks_card_stands_from_a_moved_quad_at_moved_game(
         reader = RuleReader(rule)
         reader.deck = load_deck(deck)
         found = Candidates([], [], [placed], [rectangle])
-        return side_search(np.zeros((10, 10, 3), np.uint8), reader, found, [unsure], rough, {})
+        return side_search(
+            FrameReads(np.zeros((10, 10, 3), np.uint8), reader, found, [unsure], rough, {})
+        )
 
     assert [r.label for r in search("demo-animals", MOVED_GAME).values()] == [label]
     assert search("demo-animals", MOVED_GAME - 0.01) == {}
@@ -1112,7 +1114,7 @@ def test_a_fragment_is_searched_grown_to_a_cards_shape_too(monkeypatch) -> None:
         found = Candidates([], [], [placed], [rectangle])
         reader = RuleReader(rule)
         image = np.zeros((10, 10, 3), np.uint8)
-        return side_search(image, reader, found, [unsure], rough, {}), reader
+        return side_search(FrameReads(image, reader, found, [unsure], rough, {})), reader
 
     got, reader = search()
     assert reader.batches == [2 * 4 * len(SIDE_SHIFTS) + 2 * 4]
@@ -1350,7 +1352,7 @@ def test_two_cards_touching_along_a_long_side_are_read_as_two(monkeypatch) -> No
     assert sorted(r.label for r in readings) == ["3 of hearts", "4 of spades"]
     assert [label_on(t.corners, readings) for t in truths] == ["3 of hearts", "4 of spades"]
     with monkeypatch.context() as patch:
-        patch.setattr(fusion, "split_pairs", lambda *args: args[5])  # the kept readings
+        patch.setattr(fusion, "split_pairs", lambda frame, kept: kept)
         # the index finder's turned looks read both from their indices too (2026-12-02)
         patch.setattr(corner_index, "TURNED_LOOKS", ())
         patch.setattr(corner_index, "CLOSE_GAIN", float("inf"))  # and its close look
@@ -1419,10 +1421,9 @@ def test_a_game_card_read_on_one_card_of_a_cut_quad_stands_for_its_part() -> Non
     found = Candidates([], [], [pair_quad], [pair_quad])
 
     def split(kept: list[CardReading], monkeypatch) -> list[CardReading]:
-        monkeypatch.setattr(pairs, "unsure_learned", lambda *args: [0])
         monkeypatch.setattr(pairs, "_sure_halves", lambda *args: halves)
         image = np.zeros((10, 10, 3), np.uint8)
-        return pairs.split_pairs(image, None, found, [merged], {0: merged}, kept, {})
+        return pairs.split_pairs(FrameReads(image, None, found, [merged], {0: merged}, {}), kept)
 
     with pytest.MonkeyPatch.context() as patch:
         assert same(split([merged, ace], patch), [ace, halves[1]])
@@ -1459,7 +1460,7 @@ def test_a_game_card_read_for_sure_touching_a_face_read_unsure_is_cut_from_it() 
             return [CardReading(quad, "up", None, None, NOT_A_CARD, 0.0) for quad in quads]
 
         reader = SimpleNamespace(deck=deck, read_batch=read_batch, read_index=read_index)
-        found = pairs._sure_halves(np.zeros((10, 10, 3), np.uint8), reader, (pair, pair), {})
+        found = pairs._sure_halves(frame_of(reader), (pair, pair))
         return None if found is None else sorted((r.label, r.confidence) for r in found)
 
     both = [("A of clubs", 0.99), (OTHER, 0.3)]
@@ -1490,7 +1491,7 @@ def test_the_halves_of_one_back_are_not_two_backs() -> None:
         (card_at(100, 100, w=100, h=140), [], True),
     ):
         one_card = pairs._one_card_sized(quad, sure)
-        found = pairs._sure_halves(np.zeros((10, 10, 3), np.uint8), reader, (quad,), {}, one_card)
+        found = pairs._sure_halves(frame_of(reader), (quad,), one_card)
         assert (found is not None) == cut
 
 
@@ -1527,7 +1528,9 @@ def test_a_fanned_card_whose_index_under_a_neighbour_is_hidden_is_read_from_its_
         return SimpleNamespace(deck=deck, read_batch=read_batch, read_index=read_index)
 
     image = np.zeros((10, 10, 3), np.uint8)
-    found = pairs._sure_halves(image, reader_for("playing-cards", ("3 of spades", 3)), [row], {})
+    found = pairs._sure_halves(
+        frame_of(reader_for("playing-cards", ("3 of spades", 3)), image), [row]
+    )
     assert found is not None
     assert [r.label for r in sorted(found, key=lambda r: r.corners[:, 0].mean())] == [
         "A of hearts",
@@ -1537,11 +1540,21 @@ def test_a_fanned_card_whose_index_under_a_neighbour_is_hidden_is_read_from_its_
     middle = min(found, key=lambda r: abs(r.corners[:, 0].mean() - 235))
     assert abs(float(middle.corners[:, 0].mean()) - 235) < 1  # the part, not the index's quad
     assert (
-        pairs._sure_halves(image, reader_for("playing-cards", ("A of hearts", 1)), [row], {})
+        pairs._sure_halves(frame_of(reader_for("playing-cards", ("A of hearts", 1)), image), [row])
         is None
     )
     # an enrolled deck prints no corner index
-    assert pairs._sure_halves(image, reader_for("animals", ("3 of spades", 3)), [row], {}) is None
+    assert (
+        pairs._sure_halves(frame_of(reader_for("animals", ("3 of spades", 3)), image), [row])
+        is None
+    )
+
+
+def frame_of(reader, image: np.ndarray | None = None) -> FrameReads:
+    """A frame (blank where `image` is None) read by `reader`, with nothing found in it and
+    nothing read yet: for the searches that read quads of their own."""
+    image = np.zeros((10, 10, 3), np.uint8) if image is None else image
+    return FrameReads(image, reader, Candidates([], [], [], []), [], {}, {})
 
 
 def label_on(corners: np.ndarray, readings: list[CardReading]) -> str | None:

@@ -102,19 +102,21 @@ for a back of some design, shows the same texture on both sides of its quad's si
 
 Where each part lives: `finders.py` (the looks: the learned finder, its second look, the
 edge finder), `candidates.py` (what they found; twins), `reading.py` (each quad read once a
-frame), `picking.py` (one reading per card), `doubt.py` (what leaves doubt, and where),
-`sides.py` (the side search), `pairs.py` (two cards outlined as one), `cut_out.py` (a
-card outlined with part of its neighbour), `indices.py` (cards
-read from a corner index), `parts.py` (uncovered card pixels; pieces of cards),
-`outlines.py` (backs that show no outline), `levels.py`
-(the confidence levels they all share). Each rule's constant, with the figures measured
-for it, lies in the module of that rule.
+frame; `FrameReads`, a frame's readings as the searches after them share them), `picking.py`
+(one reading per card), `doubt.py` (what leaves doubt, and where), `sides.py` (the side
+search), `pairs.py` (two cards outlined as one), `cut_out.py` (a card outlined with part of
+its neighbour), `indices.py` (cards read from a corner index), `parts.py` (uncovered card
+pixels; pieces of cards), `outlines.py` (backs that show no outline), `levels.py` (the
+confidence levels they all share). Each rule's constant, with the figures measured for it,
+lies in the module of that rule.
 
 `read_cards(image, reader)` does it all (`CardPipeline` calls it); `find_candidates` (both
 finders at once, as training uses them) and `pick_readings` are its two halves.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
@@ -135,7 +137,7 @@ from .pairs import split_pairs
 from .parts import outlined_parts, without_parts
 from .picking import pick_readings
 from .plain_backs import plain_backs
-from .reading import read_at, read_quads
+from .reading import FrameReads, read_at, read_quads
 from .sides import side_search
 
 __all__ = ["Candidates", "find_candidates", "pick_readings", "read_cards"]
@@ -193,10 +195,10 @@ def _read_found(
         for index, reading in enumerate(readings[len(found.edges) :])
         if not reads_sure(reading)
     ]
-    alternatives = read_at(image, reader, found.rough, doubtful, known)
+    rough = read_at(image, reader, found.rough, doubtful, known)
     if not search_sides:
-        return pick_readings(found, readings, alternatives)
-    alternatives.update(side_search(image, reader, found, readings, alternatives, known))
-    kept = pick_readings(found, readings, alternatives)
-    kept = split_pairs(image, reader, found, readings, alternatives, kept, known)
-    return cut_out_cards(image, reader, found, readings, alternatives, kept, known)
+        return pick_readings(found, readings, rough)
+    frame = FrameReads(image, reader, found, readings, rough, known)
+    frame = replace(frame, rough={**rough, **side_search(frame)})
+    kept = pick_readings(found, readings, frame.rough)
+    return cut_out_cards(frame, split_pairs(frame, kept))

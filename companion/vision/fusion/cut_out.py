@@ -33,18 +33,15 @@ search (`doubt.unexplained`) no longer looked, and the Ace it had read was lost.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from ..geometry import card_cut, quad_extent, quad_iou
-from ..read import CardReader
 from ..types import CardReading
-from .candidates import Candidates
 from .levels import SAME_CARD, SURE_ENOUGH, mostly_on, preference, reads_sure
 from .pairs import nearest_card, stand_for
-from .reading import read_at
-from .sides import unsure_learned
+from .reading import FrameReads
 
 # A quad is cut only where its short side is this many times the short side of the
 # nearest card read for sure or more: a card and a fifth of its neighbour. A quad of one
@@ -72,29 +69,18 @@ PARTS_AGREE = 0.6
 AGREED_GAME = 0.75
 
 
-def cut_out_cards(
-    image: np.ndarray,
-    reader: CardReader,
-    found: Candidates,
-    readings: Sequence[CardReading],
-    rough: Mapping[int, CardReading],
-    kept: list[CardReading],
-    known: dict[bytes, CardReading],
-) -> list[CardReading]:
+def cut_out_cards(frame: FrameReads, kept: list[CardReading]) -> list[CardReading]:
     """`kept`, where an unsure quad wider than a card (the learned finder's with a rough
-    reading in `rough`, by learned index, placed and rough read unsure; or the edge
-    finder's where the net agrees, read unsure in `readings`) has one card-shaped part
-    that reads a game card or a back for sure (`_card_in`), with that card in its place."""
+    reading in `frame.rough`, by learned index, placed and rough read unsure; or the edge
+    finder's where the net agrees, read unsure) has one card-shaped part that reads a game
+    card or a back for sure (`_card_in`), with that card in its place."""
     sure = [r.corners for r in kept if reads_sure(r)]
-    edge_count = len(found.edges)
-    wholes = [
-        (found.learned[index], found.rough[index])
-        for index in unsure_learned(found, readings, rough, sure)
-    ]
+    found = frame.found
+    wholes = [(found.learned[index], found.rough[index]) for index in frame.unsure_learned(sure)]
     wholes += [
         (quad,)
         for quad, reading, agrees in zip(
-            found.edges, readings[:edge_count], found.net_agrees, strict=True
+            found.edges, frame.readings[: len(found.edges)], found.net_agrees, strict=True
         )
         if agrees and not reads_sure(reading) and not mostly_on(quad, sure)
     ]
@@ -102,7 +88,7 @@ def cut_out_cards(
     for whole in wholes:
         if not _wider_than_a_card(whole[0], sure):
             continue
-        card = _card_in(image, reader, whole, known, [r.corners for r in out if reads_sure(r)])
+        card = _card_in(frame, whole, [r.corners for r in out if reads_sure(r)])
         if card is not None:
             out = stand_for(out, whole, [card])
     return out
@@ -118,19 +104,16 @@ def _wider_than_a_card(quad: np.ndarray, sure: Sequence[np.ndarray]) -> bool:
 
 
 def _card_in(
-    image: np.ndarray,
-    reader: CardReader,
-    whole: Sequence[np.ndarray],
-    known: dict[bytes, CardReading],
-    sure: Sequence[np.ndarray],
+    frame: FrameReads, whole: Sequence[np.ndarray], sure: Sequence[np.ndarray]
 ) -> CardReading | None:
     """The best reading of the card-shaped parts of the quads `whole` (`geometry.card_cut`)
     that are no card of `sure` (at `SAME_CARD`) and read a game card or a back at
     `SURE_ENOUGH` (a game card two parts name at `AGREED_GAME`, none naming another),
     where every such part lies on that one card (`PARTS_AGREE`)."""
     parts = [part for quad in whole for part in card_cut(quad)]
-    read = read_at(image, reader, parts, list(range(len(parts))), known).values()
-    read = [r for r in read if not any(quad_iou(r.corners, q) >= SAME_CARD for q in sure)]
+    read = [
+        r for r in frame.read(parts) if not any(quad_iou(r.corners, q) >= SAME_CARD for q in sure)
+    ]
     named = Counter(r.label for r in read if r.rank is not None and r.confidence >= AGREED_GAME)
     # where the parts name one game card only, and two of them or more
     agreed = {label for label, count in named.items() if count >= 2} if len(named) == 1 else set()

@@ -58,12 +58,11 @@ the same; on the tuning sets (300 playing and 300 animal tables from 4,200,000 a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
 
-from ..decks import PLAYING_CARDS
 from ..geometry import (
     cards_across,
     fanned_ends,
@@ -74,12 +73,10 @@ from ..geometry import (
     quad_long_side,
     side_by_side,
 )
-from ..read import CardReader
 from ..types import NOT_A_CARD, CardReading
-from .candidates import Candidates
 from .levels import SAME_CARD, SURE_ENOUGH, preference, reads_sure
-from .reading import read_at
-from .sides import moved_stands, unsure_learned
+from .reading import FrameReads
+from .sides import moved_stands
 
 # A reading set aside by a cut (`split_pairs`) lies on one of its parts, not on the whole
 # quad, where it overlaps that part this much (IoU): a half overlaps the quad it was cut
@@ -100,17 +97,9 @@ PART_RIVAL = 0.6
 ONE_CARD = 1.2
 
 
-def split_pairs(
-    image: np.ndarray,
-    reader: CardReader,
-    found: Candidates,
-    readings: Sequence[CardReading],
-    rough: Mapping[int, CardReading],
-    kept: list[CardReading],
-    known: dict[bytes, CardReading],
-) -> list[CardReading]:
-    """`kept`, where a learned quad with a rough reading (`rough`, by learned index, after
-    the side search) reads no card for sure, placed or rough, and does not lie mostly on a
+def split_pairs(frame: FrameReads, kept: list[CardReading]) -> list[CardReading]:
+    """`kept`, where a learned quad with a rough reading (`frame.rough`, by learned index,
+    after the side search) reads no card for sure, placed or rough, and does not lie mostly on a
     card read so (`INSIDE_SURE`), with its two halves (`geometry.halves`) instead where
     both read a card at `SURE_ENOUGH` or an enrolled deck's game card at `MOVED_GAME` (or
     its thirds, for a quad three cards wide), or else its fanned ends both a face so (the
@@ -121,9 +110,9 @@ def split_pairs(
     (`_better_of`)."""
     sure = [r.corners for r in kept if reads_sure(r)]
     out = list(kept)
-    for index in unsure_learned(found, readings, rough, sure):
-        whole = (found.learned[index], found.rough[index])
-        pair = _sure_halves(image, reader, whole, known, _one_card_sized(whole[0], sure))
+    for index in frame.unsure_learned(sure):
+        whole = (frame.found.learned[index], frame.found.rough[index])
+        pair = _sure_halves(frame, whole, _one_card_sized(whole[0], sure))
         if pair is not None:
             out = stand_for(out, whole, pair)
     return out
@@ -192,11 +181,7 @@ def nearest_card(quad: np.ndarray, cards: Sequence[np.ndarray]) -> np.ndarray | 
 
 
 def _sure_halves(
-    image: np.ndarray,
-    reader: CardReader,
-    quads: Sequence[np.ndarray],
-    known: dict[bytes, CardReading],
-    one_card: bool = False,
+    frame: FrameReads, quads: Sequence[np.ndarray], one_card: bool = False
 ) -> list[CardReading] | None:
     """The readings of the cards of the first of `quads` whose halves both read a card (a
     face or a back: `moved_stands`), or, for a quad three cards wide, whose thirds all
@@ -206,12 +191,12 @@ def _sure_halves(
     (`_game_card_and_face`: the first quad only, the placed one); None where none does.
     Halves that both read as backs do not stand where the quad is `one_card` sized
     (`ONE_CARD`): they are one back's halves."""
-    enrolled = reader.deck.kind != PLAYING_CARDS
+    enrolled = frame.enrolled
     # any part of a back plain inside its margin looks like the whole back
-    plain = reader.deck.plain_back is not None
+    plain = frame.reader.deck.plain_back is not None
     for quad in quads:
         for parts in (halves(quad), side_by_side(quad, 3) if cards_across(quad) == 3 else ()):
-            cards = list(read_at(image, reader, parts, list(range(len(parts))), known).values())
+            cards = frame.read(parts)
             if (
                 cards
                 and all(
@@ -221,33 +206,28 @@ def _sure_halves(
             ):
                 return cards
         for fanned in (fanned_three(quad), fanned_ends(quad)):
-            cards = _fanned_read(image, reader, fanned, known) if fanned is not None else None
+            cards = _fanned_read(frame, fanned) if fanned is not None else None
             if cards is not None:
                 return cards
-    pair = read_at(image, reader, halves(quads[0]), [0, 1], known)
-    return [pair[0], pair[1]] if _game_card_and_face(pair[0], pair[1]) else None
+    pair = frame.read(halves(quads[0]))
+    return pair if _game_card_and_face(*pair) else None
 
 
-def _fanned_read(
-    image: np.ndarray,
-    reader: CardReader,
-    parts: Sequence[np.ndarray],
-    known: dict[bytes, CardReading],
-) -> list[CardReading] | None:
+def _fanned_read(frame: FrameReads, parts: Sequence[np.ndarray]) -> list[CardReading] | None:
     """The cards of fanned parts of a quad (`geometry.fanned_three`, `fanned_ends`) where
     each reads a face for sure (`moved_stands`). A part of a playing card that does not,
     one of its sides under a neighbour and its index there hidden, may be read from the
     corner index at its other end alone (`CardReader.read_index`, either end tried); the
     parts must then read different faces, since each end of one card shows its index."""
-    enrolled = reader.deck.kind != PLAYING_CARDS
-    cards = list(read_at(image, reader, parts, list(range(len(parts))), known).values())
+    enrolled = frame.enrolled
+    cards = frame.read(parts)
     by_index = False
     for k, card in enumerate([] if enrolled else cards):
         if moved_stands(card, enrolled):
             continue
         part = order_clockwise(parts[k])
         best = max(
-            reader.read_index(image, [part, np.roll(part, 2, axis=0)]),
+            frame.reader.read_index(frame.image, [part, np.roll(part, 2, axis=0)]),
             key=lambda r: (r.label != NOT_A_CARD, r.confidence),
         )
         cards[k], by_index = replace(best, corners=parts[k]), True

@@ -1,16 +1,19 @@
 """Reading the finders' quads, each once a frame: a quad read earlier this frame is not
-read again, and twins share a sure reading."""
+read again, and twins share a sure reading. `FrameReads` carries one frame's readings
+through the searches that follow them (sides, pairs, cut-out cards)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
+from ..decks import PLAYING_CARDS
 from ..read import CardReader
 from ..types import CardReading
 from .candidates import Candidates, edge_twins
-from .levels import SURE_ENOUGH, preference, reads_sure
+from .levels import SURE_ENOUGH, mostly_on, preference, reads_sure
 
 
 def read_quads(
@@ -63,3 +66,48 @@ def read_at(
     for index, reading in zip(new, batch, strict=True):
         known[quads[index].tobytes()] = reading
     return {index: known[quads[index].tobytes()] for index in indices}
+
+
+@dataclass(frozen=True)
+class FrameReads:
+    """One frame as its first readings left it, for the searches that follow them (sides,
+    pairs, cut-out cards): the frame and its reader, what the finders found, a reading per
+    quad of `found.quads` (`readings`, the edge quads' first), the readings of learned
+    quads' rough rectangles (`rough`, by learned index: those whose placed quad read
+    unsure, with the side search's better readings in their place once it has run), and
+    every quad read this frame by its corners (`known`, filled as quads are read, so that
+    none is read twice)."""
+
+    image: np.ndarray
+    reader: CardReader
+    found: Candidates
+    readings: Sequence[CardReading]
+    rough: Mapping[int, CardReading]
+    known: dict[bytes, CardReading]
+
+    @property
+    def enrolled(self) -> bool:
+        """Whether the deck is an enrolled one (animals), not the built-in playing cards."""
+        return self.reader.deck.kind != PLAYING_CARDS
+
+    def read(self, quads: Sequence[np.ndarray]) -> list[CardReading]:
+        """A reading of each of `quads`, in their order (`read_at`: each quad once a
+        frame)."""
+        return list(
+            read_at(self.image, self.reader, quads, list(range(len(quads))), self.known).values()
+        )
+
+    def placed(self, index: int) -> CardReading:
+        """The reading of learned quad `index`'s placed quad."""
+        return self.readings[len(self.found.edges) + index]
+
+    def unsure_learned(self, sure: Sequence[np.ndarray]) -> list[int]:
+        """The learned quads with a rough reading that read no card for sure, placed or
+        rough, and do not lie mostly (`INSIDE_SURE`) on one of the `sure` quads: cards
+        whose outline may be off."""
+        return [
+            index
+            for index in self.rough
+            if not (reads_sure(self.placed(index)) or reads_sure(self.rough[index]))
+            and not mostly_on(self.found.learned[index], sure)
+        ]

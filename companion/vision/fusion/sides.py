@@ -5,18 +5,15 @@ edge or out on the table moves back onto the card)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from ..decks import PLAYING_CARDS
 from ..detect import MAX_ASPECT
 from ..geometry import card_shaped, quad_aspect, side_moved
-from ..read import CardReader
 from ..types import CardReading
-from .candidates import Candidates
-from .levels import SURE, SURE_ENOUGH, mostly_on, preference, reads_sure
-from .reading import read_at
+from .levels import SURE, SURE_ENOUGH, preference, reads_sure
+from .reading import FrameReads
 
 # A placed quad read unsure, and the rough rectangle it was placed from, are read again
 # with each of their sides moved by these fractions of the distance to the opposite side
@@ -94,60 +91,33 @@ MOVED_AGREEING = 2
 FRAGMENT_ASPECT = 1.3
 
 
-def unsure_learned(
-    found: Candidates,
-    readings: Sequence[CardReading],
-    rough: Mapping[int, CardReading],
-    sure: Sequence[np.ndarray],
-) -> list[int]:
-    """The learned quads with a rough reading (`rough`, by learned index) that read no card
-    for sure, placed (in `readings`, after the edge quads') or rough, and do not lie mostly
-    (`INSIDE_SURE`) on one of the `sure` quads: cards whose outline may be off."""
-    edge_count = len(found.edges)
-    return [
-        index
-        for index in rough
-        if not (reads_sure(readings[edge_count + index]) or reads_sure(rough[index]))
-        and not mostly_on(found.learned[index], sure)
-    ]
-
-
-def side_search(
-    image: np.ndarray,
-    reader: CardReader,
-    found: Candidates,
-    readings: Sequence[CardReading],
-    rough: Mapping[int, CardReading],
-    known: dict[bytes, CardReading],
-) -> dict[int, CardReading]:
-    """For each learned quad with a rough reading (`rough`, by learned index) where neither
-    that nor its placed reading (in `readings`, after the edge quads') reads a card at
-    `SURE_ENOUGH`, and that does not lie mostly on a card read so (`INSIDE_SURE`): the best
-    reading of its placed quad or its rough rectangle with one side moved (`SIDE_SHIFTS`),
-    or grown to a card's shape where it is a fragment (`_moved_quads`), where one stands.
-    It stands where it reads a face at `SURE_ENOUGH` (an enrolled deck's game card or back
-    at `MOVED_GAME`), better than both; a game card only where the readings of that card
-    agree on it (`_agreed_game_cards`); and only where it is a card's shape
-    (`detect.MAX_ASPECT`). Why the last: a strip of an 8 of diamonds under its neighbour,
-    three pips in view, outlined 2.6 times as long as wide, read as a 3 of hearts at 1.0
-    from two quads with a long side moved in, 2.9 times as long as wide (tuning row table
-    4,450,186). On 150 playing tuning row tables from 4,450,100 a game card read where
-    none lies 3 -> 2, nothing else changed; the other tuning sets (100 row tables a deck
-    from 4,450,000, 300 playing and 300 animal card scenes, jokers, designed backs, heaps,
-    empty tables, the real train split at every turn and at 100 px) read exactly as
-    before. The moved quads that stood there were at most 2.08 as long as wide."""
-    edge_count = len(found.edges)
-    enrolled = reader.deck.kind != PLAYING_CARDS
-    sure = [r.corners for r in (*readings, *rough.values()) if reads_sure(r)]
-    searched = unsure_learned(found, readings, rough, sure)
+def side_search(frame: FrameReads) -> dict[int, CardReading]:
+    """For each learned quad with a rough reading (`frame.rough`, by learned index) where
+    neither that nor its placed reading reads a card at `SURE_ENOUGH`, and that does not lie
+    mostly on a card read so (`INSIDE_SURE`): the best reading of its placed quad or its
+    rough rectangle with one side moved (`SIDE_SHIFTS`), or grown to a card's shape where it
+    is a fragment (`_moved_quads`), where one stands. It stands where it reads a face at
+    `SURE_ENOUGH` (an enrolled deck's game card or back at `MOVED_GAME`), better than both;
+    a game card only where the readings of that card agree on it (`_agreed_game_cards`); and
+    only where it is a card's shape (`detect.MAX_ASPECT`). Why the last: a strip of an 8 of
+    diamonds under its neighbour, three pips in view, outlined 2.6 times as long as wide,
+    read as a 3 of hearts at 1.0 from two quads with a long side moved in, 2.9 times as long
+    as wide (tuning row table 4,450,186). On 150 playing tuning row tables from 4,450,100 a
+    game card read where none lies 3 -> 2, nothing else changed; the other tuning sets (100
+    row tables a deck from 4,450,000, 300 playing and 300 animal card scenes, jokers,
+    designed backs, heaps, empty tables, the real train split at every turn and at 100 px)
+    read exactly as before. The moved quads that stood there were at most 2.08 as long as
+    wide."""
+    found, enrolled = frame.found, frame.enrolled
+    sure = [r.corners for r in (*frame.readings, *frame.rough.values()) if reads_sure(r)]
+    searched = frame.unsure_learned(sure)
     groups = [_moved_quads((found.learned[index], found.rough[index])) for index in searched]
-    moved = [quad for group in groups for quad in group]
-    read = read_at(image, reader, moved, list(range(len(moved))), known)
+    read = frame.read([quad for group in groups for quad in group])
     better: dict[int, CardReading] = {}
     start = 0
     for index, group in zip(searched, groups, strict=True):
-        before = (readings[edge_count + index], rough[index])
-        tries = [read[k] for k in range(start, start + len(group))]
+        before = (frame.placed(index), frame.rough[index])
+        tries = read[start : start + len(group)]
         start += len(group)
         agreed = _agreed_game_cards((*before, *tries))
         standing = [
