@@ -1569,3 +1569,31 @@ def test_a_quad_read_earlier_in_the_frame_is_not_read_again() -> None:
     first = read_at(np.zeros((10, 10, 3), np.uint8), reader, quads, [0], known)
     both = read_at(np.zeros((10, 10, 3), np.uint8), reader, quads, [0, 1], known)
     assert reader.batches == [[(100, 100)], [(300, 100)]] and both[0] is first[0]
+
+
+def test_a_frames_reads_name_the_learned_quads_still_unsure_and_read_each_quad_once() -> None:
+    """`FrameReads.unsure_learned`: the learned quads with a rough reading whose placed
+    quad and rough rectangle both read no card for sure, and that do not lie mostly on a
+    card read for sure; `FrameReads.read` reads each quad once a frame."""
+    learned = [card_at(100, 100), card_at(300, 100), card_at(500, 100), card_at(700, 100)]
+    edge = reading(card_at(900, 100), "back", 0.95)
+    placed = [
+        reading(learned[0], OTHER, 0.3),
+        reading(learned[1], OTHER, 0.95),  # the placed quad read for sure
+        reading(learned[2], OTHER, 0.3),
+        reading(learned[3], OTHER, 0.3),
+    ]
+    rough = {
+        0: reading(learned[0], NOT_A_CARD, 0.6),
+        1: reading(learned[1], NOT_A_CARD, 0.6),
+        2: reading(learned[2], "back", 0.93),  # the rough rectangle read for sure
+        3: reading(learned[3], NOT_A_CARD, 0.6),
+    }
+    found = Candidates([edge.corners], [True], learned, learned)
+    reader = ScriptedReader({(100, 100): ("back", 0.95)})
+    frame = FrameReads(np.zeros((10, 10, 3), np.uint8), reader, found, [edge, *placed], rough, {})
+    assert frame.placed(1) is placed[1]
+    assert frame.unsure_learned([]) == [0, 3]
+    assert frame.unsure_learned([card_at(702, 101)]) == [0]  # quad 3 lies on a sure card
+    first, again = frame.read([learned[0]]), frame.read([learned[0]])
+    assert reader.batches == [[(100, 100)], []] and again[0] is first[0]

@@ -99,14 +99,14 @@ ONE_CARD = 1.2
 
 def split_pairs(frame: FrameReads, kept: list[CardReading]) -> list[CardReading]:
     """`kept`, where a learned quad with a rough reading (`frame.rough`, by learned index,
-    after the side search) reads no card for sure, placed or rough, and does not lie mostly on a
-    card read so (`INSIDE_SURE`), with its two halves (`geometry.halves`) instead where
+    after the side search) reads no card for sure, placed or rough, and does not lie mostly
+    on a card read so (`INSIDE_SURE`), with its two halves (`geometry.halves`) instead where
     both read a card at `SURE_ENOUGH` or an enrolled deck's game card at `MOVED_GAME` (or
     its thirds, for a quad three cards wide), or else its fanned ends both a face so (the
-    placed quad first, then the rough rectangle; `_sure_halves`), and none is a card
-    already read for sure. The unsure readings of that quad, and of any quad on the same
-    cards (`SAME_CARD`: the edge finder's outline of them), give way to those cards, but
-    a game card read on one of them stands for it where the reader stands by it more
+    placed quad first, then the rough rectangle; `_sure_halves`), and none is a card already
+    read for sure. The unsure readings of that quad, and of any quad on the same cards
+    (`SAME_CARD`: the edge finder's outline of them), give way to those cards, but a game
+    card read on one of them stands for it where the reader stands by it more
     (`_better_of`)."""
     sure = [r.corners for r in kept if reads_sure(r)]
     out = list(kept)

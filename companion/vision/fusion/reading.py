@@ -91,8 +91,8 @@ class FrameReads:
         return self.reader.deck.kind != PLAYING_CARDS
 
     def read(self, quads: Sequence[np.ndarray]) -> list[CardReading]:
-        """A reading of each of `quads`, in their order (`read_at`: each quad once a
-        frame)."""
+        """A reading of each of `quads`, in their order, each quad read once a frame
+        (`read_at`)."""
         return list(
             read_at(self.image, self.reader, quads, list(range(len(quads))), self.known).values()
         )
