@@ -193,9 +193,33 @@ def index_cards(
         return kept
     read = reader.read_index(image, [hit.quad for hit in open_hits + inner_hits])
     inner = read[len(open_hits) :]
-    read = read[: len(open_hits)]
+    open_hits, read, first_moved = _read_again(
+        image, reader, open_hits, read[: len(open_hits)], kept
+    )
+    out = _stand_index_cards(kept, open_hits, read, first_moved)
+    if maps is not None:
+        out = _rescaled_cards(image, reader, _unread_hits(open_hits, read), out, maps)
+    # an index in the middle of a card read for sure: a game card under it, or over it,
+    # stands beside it where read for sure
+    for reading in sorted(inner, key=lambda r: r.confidence, reverse=True):
+        sure_game_card = reading.rank is not None and face_read_for_sure(reading)
+        if sure_game_card and not _read_already(reading, out):
+            out.append(reading)
+    return out
+
+
+def _read_again(
+    image: np.ndarray,
+    reader: CardReader,
+    hits: list[IndexHit],
+    read: list[CardReading],
+    kept: Sequence[CardReading],
+) -> tuple[list[IndexHit], list[CardReading], int]:
+    """`hits` and their readings `read`, with the hits that read nothing read again
+    implying a card of the nearest sure face's size (`RESIZED`), then moved
+    (`_moved_hits`); and the position of the first moved hit in them."""
     sizes = _face_sizes(kept)
-    unread = [hit for hit, r in zip(open_hits, read, strict=True) if r.label == NOT_A_CARD]
+    unread = [hit for hit, r in zip(hits, read, strict=True) if r.label == NOT_A_CARD]
     resized = [
         hit.sized(*size)
         for hit in unread
@@ -203,16 +227,29 @@ def index_cards(
         and _misfit(hit.quad, size) >= RESIZED
     ]
     if resized:
-        open_hits += resized
-        read += reader.read_index(image, [hit.quad for hit in resized])
-    moved = _moved_hits(open_hits, read, kept)
+        hits = [*hits, *resized]
+        read = [*read, *reader.read_index(image, [hit.quad for hit in resized])]
+    moved = _moved_hits(hits, read, kept)
     if moved:
-        open_hits += moved
-        read += reader.read_index(image, [hit.quad for hit in moved])
-    first_moved = len(open_hits) - len(moved)
+        hits = [*hits, *moved]
+        read = [*read, *reader.read_index(image, [hit.quad for hit in moved])]
+    return hits, read, len(hits) - len(moved)
+
+
+def _stand_index_cards(
+    kept: list[CardReading], hits: Sequence[IndexHit], read: Sequence[CardReading], first_moved: int
+) -> list[CardReading]:
+    """`kept` with the cards that `hits` read (`read`; the hits from `first_moved` on are
+    moved ones) added where they stand: each agreed on (`_agreed`), taken in turn (a
+    moved hit's card last, a turned look's before it, the card sized most like its
+    neighbour first), once per card at its hits' median size (`_IndexCard`), where no
+    card of the frame reads it already or otherwise (`_read_already`, `_read_otherwise`),
+    the readings it explains giving way (`_gives_way`), one suit per index
+    (`_one_suit_each`)."""
+    sizes = _face_sizes(kept)
     cards = [
         (r, hit, k >= first_moved)
-        for k, (r, hit) in enumerate(zip(read, open_hits, strict=True))
+        for k, (r, hit) in enumerate(zip(read, hits, strict=True))
         if r.label != NOT_A_CARD
     ]
     cards = [card for card in cards if _agreed(card, cards)]
@@ -255,16 +292,7 @@ def index_cards(
         giving_way = {id(r) for r in out if _gives_way(r, reading, hit.centre)}
         out = [r for r in out if id(r) not in giving_way]
         added.append(_IndexCard(reading, hit, [quad_sides(reading.corners)[:2]]))
-    out += [card.median_sized() for card in _one_suit_each(added)]
-    if maps is not None:
-        out = _rescaled_cards(image, reader, _unread_hits(open_hits, read), out, maps)
-    # an index in the middle of a card read for sure: a game card under it, or over it,
-    # stands beside it where read for sure
-    for reading in sorted(inner, key=lambda r: r.confidence, reverse=True):
-        sure_game_card = reading.rank is not None and face_read_for_sure(reading)
-        if sure_game_card and not _read_already(reading, out):
-            out.append(reading)
-    return out
+    return out + [card.median_sized() for card in _one_suit_each(added)]
 
 
 def _rescaled_cards(
