@@ -193,10 +193,11 @@ def index_cards(
         return kept
     read = reader.read_index(image, [hit.quad for hit in open_hits + inner_hits])
     inner = read[len(open_hits) :]
+    sizes = _face_sizes(kept)
     open_hits, read, first_moved = _read_again(
-        image, reader, open_hits, read[: len(open_hits)], kept
+        image, reader, open_hits, read[: len(open_hits)], kept, sizes
     )
-    out = _stand_index_cards(kept, open_hits, read, first_moved)
+    out = _stand_index_cards(kept, sizes, open_hits, read, first_moved)
     if maps is not None:
         out = _rescaled_cards(image, reader, _unread_hits(open_hits, read), out, maps)
     # an index in the middle of a card read for sure: a game card under it, or over it,
@@ -214,11 +215,12 @@ def _read_again(
     hits: list[IndexHit],
     read: list[CardReading],
     kept: Sequence[CardReading],
+    sizes: Sequence[tuple[np.ndarray, float, float]],
 ) -> tuple[list[IndexHit], list[CardReading], int]:
     """`hits` and their readings `read`, with the hits that read nothing read again
-    implying a card of the nearest sure face's size (`RESIZED`), then moved
-    (`_moved_hits`); and the position of the first moved hit in them."""
-    sizes = _face_sizes(kept)
+    implying a card of the nearest sure face's size (`sizes`: `_face_sizes` of `kept`,
+    `RESIZED`), then moved (`_moved_hits`); and the position of the first moved hit in
+    them."""
     unread = [hit for hit, r in zip(hits, read, strict=True) if r.label == NOT_A_CARD]
     resized = [
         hit.sized(*size)
@@ -237,7 +239,11 @@ def _read_again(
 
 
 def _stand_index_cards(
-    kept: list[CardReading], hits: Sequence[IndexHit], read: Sequence[CardReading], first_moved: int
+    kept: list[CardReading],
+    sizes: Sequence[tuple[np.ndarray, float, float]],
+    hits: Sequence[IndexHit],
+    read: Sequence[CardReading],
+    first_moved: int,
 ) -> list[CardReading]:
     """`kept` with the cards that `hits` read (`read`; the hits from `first_moved` on are
     moved ones) added where they stand: each agreed on (`_agreed`), taken in turn (a
@@ -245,8 +251,7 @@ def _stand_index_cards(
     neighbour first), once per card at its hits' median size (`_IndexCard`), where no
     card of the frame reads it already or otherwise (`_read_already`, `_read_otherwise`),
     the readings it explains giving way (`_gives_way`), one suit per index
-    (`_one_suit_each`)."""
-    sizes = _face_sizes(kept)
+    (`_one_suit_each`). `sizes` are `_face_sizes` of `kept`."""
     cards = [
         (r, hit, k >= first_moved)
         for k, (r, hit) in enumerate(zip(read, hits, strict=True))
