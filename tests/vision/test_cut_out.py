@@ -129,7 +129,7 @@ def test_a_card_outlined_with_part_of_its_neighbour_is_cut_out(monkeypatch) -> N
     """Tuning row table 4,450,044: a 3 of diamonds 73 px long, outlined with part of the
     card beside it as a quad about 1.5 cards wide both ways, read as an unsure face. Only
     the part at its end reads it (at 0.94): without the cut it is lost."""
-    image, truths = next(row_scenes("playing-cards", 1, 4_450_044))
+    image, truths = next(row_scenes("playing-cards", 1, 4_450_044, one_deck=False))
     (three,) = [t for t in truths if t.label == "3 of diamonds"]
     reader = CardReader(load_deck("playing-cards"))
 

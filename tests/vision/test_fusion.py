@@ -278,7 +278,7 @@ def test_cards_of_a_row_the_first_look_outlined_as_one_are_read_from_the_second(
     unread ones at IoU 0.4-0.6, and stand (`finders.ZOOM_TWIN`). When every second look's
     quad overlapping a first look's at SAME_CARD was left out, 4 of these cards went
     unread: 3 game cards (two 3s and a 4) and a back."""
-    image, truths = next(row_scenes("playing-cards", 1, 4_450_001))
+    image, truths = next(row_scenes("playing-cards", 1, 4_450_001, one_deck=False))
     reader = CardReader(load_deck("playing-cards"))
 
     def read_right(readings: list[CardReading]) -> list[bool]:
@@ -725,7 +725,7 @@ def test_a_covered_five_is_read_from_its_index_at_its_neighbours_size(monkeypatc
     from its index only at the size of the nearest face read for sure. (Since 2026-12-04
     the second look outlines it too, where the first look outlined it with a neighbour:
     here that look is kept from it, `finders.ZOOM_TWIN`.)"""
-    image, truths = next(synthetic_scenes("playing-cards", 1, 960_471))
+    image, truths = next(synthetic_scenes("playing-cards", 1, 960_471, one_deck=False))
     assert read_right(image, truths, "5 of clubs")
     monkeypatch.setattr(finders, "ZOOM_TWIN", SAME_CARD)
     assert read_right(image, truths, "5 of clubs")
@@ -799,7 +799,7 @@ def test_a_five_whose_index_reads_only_with_its_hit_moved(monkeypatch):
     5 of clubs, whose index the net marks off its middle: that reader reads it unmoved.
     (The second look, which outlines it too since 2026-12-04, is kept from it here:
     `finders.ZOOM_TWIN`.)"""
-    image, truths = next(synthetic_scenes("playing-cards", 1, 960_471))
+    image, truths = next(synthetic_scenes("playing-cards", 1, 960_471, one_deck=False))
     assert read_right(image, truths, "5 of clubs")
     monkeypatch.setattr(finders, "ZOOM_TWIN", SAME_CARD)
     assert read_right(image, truths, "5 of clubs")
@@ -1059,7 +1059,7 @@ def test_a_blurred_five_read_by_two_moved_quads_stands_against_an_unsure_third(m
     """Rendered tuning scene 960,551: a 5 of clubs 87 px long, which no quad reads for
     sure, read by the side search as the 5 of clubs at 0.999 and 1.0 and as the 5 of spades
     at 0.5: with MOVED_AGREEING it is read; if any other game card named vetoed it, not."""
-    image, truths = next(synthetic_scenes("playing-cards", 1, 960_551))
+    image, truths = next(synthetic_scenes("playing-cards", 1, 960_551, one_deck=False))
     five = next(t for t in truths if t.label == "5 of clubs")
     reader = CardReader(load_deck("playing-cards"))
     assert label_on(five.corners, read_cards(image, reader)) == "5 of clubs"
@@ -1323,7 +1323,7 @@ def test_a_side_search_reads_cards_whose_placed_quad_missed_them(monkeypatch) ->
     reader = CardReader(load_deck("playing-cards"))
     cases = ((960_304, 5, "clubs", "5 of clubs"), (960_166, 4, "hearts", "4 of hearts"))
     for seed, rank, suit, label in cases:
-        image, truths = next(synthetic_scenes("playing-cards", 1, seed))
+        image, truths = next(synthetic_scenes("playing-cards", 1, seed, one_deck=False))
         (card,) = [t for t in truths if (t.spec.rank, t.spec.suit) == (rank, suit)]
         assert label_on(card.corners, read_cards(image, reader)) == label
         with monkeypatch.context() as patch:
@@ -1398,7 +1398,7 @@ def test_two_fanned_faces_outlined_as_one_are_read_as_two(monkeypatch) -> None:
     """Tuning scene 960,210: an Ace of diamonds 89 px long, one end under a clubs card,
     the two outlined as one quad, is read only from that quad's fanned ends
     (`geometry.fanned_ends`)."""
-    image, truths = next(synthetic_scenes("playing-cards", 1, 960_210))
+    image, truths = next(synthetic_scenes("playing-cards", 1, 960_210, one_deck=False))
     (ace,) = [t for t in truths if t.label == "A of diamonds"]
     reader = CardReader(load_deck("playing-cards"))
     assert label_on(ace.corners, read_cards(image, reader)) == "A of diamonds"

@@ -156,6 +156,50 @@ def test_designed_backs_give_a_scene_deck_a_back_design_of_its_own() -> None:
     assert image.shape == (720, 1280, 3)
 
 
+def test_one_deck_never_lays_a_playing_card_twice() -> None:
+    """A game's table holds one playing deck: with `one_deck` no card repeats, in any
+    layout; a repeat is drawn anew, so a table that drew none is the same table either
+    way, and an animal deck (a set per player) is not touched."""
+
+    def cards(spec: SceneSpec) -> list[tuple[int, str | None]]:
+        return [(card.rank, card.suit) for card in spec.cards]
+
+    repeats = 0
+    for seed in range(40):
+        for layout in ("scatter", "rows", "pile"):
+            drawn = random_scene(np.random.default_rng(seed), 15, "playing-cards", layout=layout)
+            one = random_scene(
+                np.random.default_rng(seed), 15, "playing-cards", layout=layout, one_deck=True
+            )
+            assert len(set(cards(one))) == len(cards(one))
+            if len(set(cards(drawn))) == len(cards(drawn)):
+                assert one == drawn
+            else:
+                repeats += 1
+    assert repeats > 0  # the draw without one deck does repeat cards
+    game = random_scene(
+        np.random.default_rng(3), 15, "playing-cards", game_ranks_only=True, one_deck=True
+    )
+    assert len(set(cards(game))) == len(game.cards) and {r for r, _ in cards(game)} <= {
+        1,
+        2,
+        3,
+        4,
+        5,
+    }
+    animals = random_scene(np.random.default_rng(3), 15, "animals")
+    assert random_scene(np.random.default_rng(3), 15, "animals", one_deck=True) == animals
+    with pytest.raises(ValueError, match="one deck holds 20 such cards; 21 were asked for"):
+        random_scene(
+            np.random.default_rng(0),
+            21,
+            "playing-cards",
+            layout="scatter",
+            game_ranks_only=True,
+            one_deck=True,
+        )
+
+
 def test_pile_layout_heaps_big_cards_that_cover_each_other() -> None:
     rng = np.random.default_rng(2)
     spec = random_scene(rng, 4, "playing-cards", layout="pile", length_range=(300, 500))

@@ -66,6 +66,10 @@ Figures (targets from issue 3):
   up to 30% of a card's width (`synth.random_scene(..., layout="rows")`; the card scenes'
   rows lie apart or just touch): scored as the card scenes are.
 
+Every table of playing cards is drawn from one deck, no card twice, as at a game
+(`random_scene(..., one_deck=True)`: until 2026-12-06 a quarter of the tables held a
+card twice, which no game shows).
+
 Seeds. Scenes are `synth.random_scene(np.random.default_rng(seed), ...)`. Seeds below
 `HELD_OUT_SEED` are free for training and tuning (the reader's training uses streams 0,
 1, 10_000, 10_001 and its evaluation 900_000; the finder was tuned on 0..99_999);

@@ -29,7 +29,12 @@ def joker_figures(count: int, finder: str = "both") -> dict[str, object]:
     for index in range(count):
         rng = np.random.default_rng(JOKER_SEED + index)
         spec = random_scene(
-            rng, SCENE_CARDS, "playing-cards", size=FRAME_SIZE, face_up_rate=JOKER_TABLES_FACE_UP
+            rng,
+            SCENE_CARDS,
+            "playing-cards",
+            size=FRAME_SIZE,
+            face_up_rate=JOKER_TABLES_FACE_UP,
+            one_deck=True,
         )
         image, truths = render_scene(spec, back_art=joker_face(JOKER_EDITION + index))
         readings, _ = timed_read("playing-cards", image, [], finder)

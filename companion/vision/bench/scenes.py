@@ -40,17 +40,22 @@ def row_seed_offset(deck: str) -> int:
     return 0 if deck == "playing-cards" else ROW_ANIMAL_OFFSET
 
 
-def synthetic_scenes(deck: str, count: int, first_seed: int) -> Iterator[tuple[np.ndarray, list]]:
+def synthetic_scenes(
+    deck: str, count: int, first_seed: int, *, one_deck: bool = True
+) -> Iterator[tuple[np.ndarray, list]]:
     """`count` 1280x720 scenes of 15 cards of `deck`, with their truths, seeded from
     `first_seed` (the benchmark's from HELD_OUT_SEED; an animal deck's ANIMAL_SEED_OFFSET
-    further on)."""
+    further on). `one_deck` False: playing cards drawn as until 2026-12-06, a card
+    sometimes twice (the tables the figures recorded until then were measured on)."""
     from companion.vision.synth import random_scene, render_scene
 
     offset = seed_offset(deck)
     edition = ANIMAL_EDITION if deck == "animals" else None
     for index in range(count):
         rng = np.random.default_rng(first_seed + offset + index)
-        spec = random_scene(rng, SCENE_CARDS, deck, size=FRAME_SIZE, edition=edition)
+        spec = random_scene(
+            rng, SCENE_CARDS, deck, size=FRAME_SIZE, edition=edition, one_deck=one_deck
+        )
         yield render_scene(spec)
 
 
@@ -65,18 +70,28 @@ def empty_tables(count: int, first_seed: int = EMPTY_SEED) -> Iterator[tuple[np.
         yield render_scene(spec)
 
 
-def row_scenes(deck: str, count: int, first_seed: int) -> Iterator[tuple[np.ndarray, list]]:
+def row_scenes(
+    deck: str, count: int, first_seed: int, *, one_deck: bool = True
+) -> Iterator[tuple[np.ndarray, list]]:
     """`count` 1280x720 tables of up to 15 cards of `deck` laid in rows before 2 to 5
     players, each row's cards touching or overlapping their neighbour by up to 30% of a
     card's width (`random_scene(..., layout="rows")`), with their truths; an animal deck's
-    ROW_ANIMAL_OFFSET further on."""
+    ROW_ANIMAL_OFFSET further on. `one_deck` as for `synthetic_scenes`."""
     from companion.vision.synth import random_scene, render_scene
 
     offset = row_seed_offset(deck)
     edition = ANIMAL_EDITION if deck == "animals" else None
     for index in range(count):
         rng = np.random.default_rng(first_seed + offset + index)
-        spec = random_scene(rng, SCENE_CARDS, deck, size=FRAME_SIZE, edition=edition, layout="rows")
+        spec = random_scene(
+            rng,
+            SCENE_CARDS,
+            deck,
+            size=FRAME_SIZE,
+            edition=edition,
+            layout="rows",
+            one_deck=one_deck,
+        )
         yield render_scene(spec)
 
 
@@ -98,6 +113,7 @@ def heap_scenes(count: int, first_seed: int) -> Iterator[tuple[np.ndarray, list]
             length_range=HEAP_LENGTHS.get(size, PHOTO_LENGTHS),
             hand_rate=0.0,
             distractors=0,
+            one_deck=True,
         )
         yield render_scene(spec)
 
@@ -122,5 +138,6 @@ def designed_back_tables(count: int, first_seed: int) -> Iterator[tuple[np.ndarr
             size=FRAME_SIZE,
             face_up_rate=DESIGN_FACE_UP_RATE,
             designed_backs=1.0,
+            one_deck=True,
         )
         yield *render_scene(spec), str(spec.cards[0].back)

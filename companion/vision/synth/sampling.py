@@ -81,6 +81,41 @@ def random_card(
     )
 
 
+def _draw_cards(
+    rng: np.random.Generator,
+    count: int,
+    deck: str,
+    *,
+    one_deck: bool,
+    edition: str | int | None,
+    back: str | int | None,
+    face_up_rate: float,
+    game_ranks_only: bool,
+) -> list[CardSpec]:
+    """`count` cards of `deck` (`random_card`); with `one_deck`, no playing card twice.
+
+    A repeat is drawn anew, face included, so the draws up to the first repeat are the
+    ones `one_deck=False` makes."""
+    no_repeats = one_deck and deck == "playing-cards"  # animals: every player has a set
+    in_deck = len(SUITS) * (5 if game_ranks_only else 13)
+    if no_repeats and count > in_deck:
+        raise ValueError(f"one deck holds {in_deck} such cards; {count} were asked for")
+    cards: list[CardSpec] = []
+    while len(cards) < count:
+        card = random_card(
+            rng,
+            deck,
+            edition=edition,
+            back=back,
+            face_up_rate=face_up_rate,
+            game_ranks_only=game_ranks_only,
+        )
+        if no_repeats and any((c.rank, c.suit) == (card.rank, card.suit) for c in cards):
+            continue
+        cards.append(card)
+    return cards
+
+
 def _place(
     rng: np.random.Generator,
     specs: list[CardSpec],
@@ -199,6 +234,7 @@ def random_scene(
     table: str | None = None,
     layout: Layout | None = None,
     designed_backs: float = 0.0,
+    one_deck: bool = False,
 ) -> SceneSpec:
     """A varied `SceneSpec` drawn from `rng` (render it with `render_scene`).
 
@@ -213,7 +249,11 @@ def random_scene(
     hand of cards. Cards that do not fit the picture are left out, so a scene may hold
     fewer than `n_cards`. `designed_backs`: the share of scenes whose deck has a
     procedural back design (``"design-N"``, `art.designed_back`) instead of its usual
-    back; at 0 the stream of draws is as it always was.
+    back; at 0 the stream of draws is as it always was. `one_deck`: playing cards are drawn
+    from one deck, no card twice, as at a real table (the benchmark's tables: the readers'
+    rules may count on one card of each); a card drawn again is drawn anew, so a table that
+    drew no repeat is the same either way. False (the models' training scenes) lets a
+    card repeat.
     """
     if n_cards < 0:
         raise ValueError(f"n_cards must be 0 or more, got {n_cards}")
@@ -245,17 +285,16 @@ def random_scene(
         "pile": 0.8 * min(w, h),
     }[layout]
     length = math.exp(rng.uniform(math.log(lo), math.log(max(lo, min(hi, fit)))))
-    cards = [
-        random_card(
-            rng,
-            chosen,
-            edition=edition,
-            back=back,
-            face_up_rate=face_up_rate,
-            game_ranks_only=game_ranks_only,
-        )
-        for _ in range(n_cards)
-    ]
+    cards = _draw_cards(
+        rng,
+        n_cards,
+        chosen,
+        one_deck=one_deck,
+        edition=edition,
+        back=back,
+        face_up_rate=face_up_rate,
+        game_ranks_only=game_ranks_only,
+    )
     tilt, tilt_direction = float(rng.uniform(0, max_tilt)), float(rng.uniform(0, 360))
     lens = float(rng.choice(LENSES)) if rng.random() < 0.4 else 0.0
     hom = tilt_homography(size, tilt, tilt_direction)
