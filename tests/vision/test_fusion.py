@@ -224,6 +224,24 @@ def test_the_second_looks_cards_need_a_sure_reading_or_a_game_rank_at_zoom_game(
     assert same(pick_readings(found, readings, {}), [first, first_game, back, small, game])
 
 
+def test_a_card_both_looks_read_from_their_rough_rectangles_is_reported_once() -> None:
+    """Tuning card scene 4,200,092: each look placed its quad off an Ace of spades (read as
+    no card), and each look's rough rectangle read the Ace; the two rough rectangles
+    overlap as twins (`ZOOM_TWIN`) and stand for one card, the surer reading. Quads of the
+    two looks that overlap less are two cards of a row the second look told apart."""
+    ace, ace_twin, half = card_at(100, 100), card_at(103, 102), card_at(100, 100, w=30)
+    placed = [card_at(400, 100), card_at(400, 300), card_at(100, 300)]
+    found = Candidates([], [], placed, [ace, ace_twin, half], zoomed=2)
+    unread = [reading(quad, OTHER, 0.1) for quad in placed]
+    rough = {
+        0: reading(ace, "A of spades", 1.0, rank=1),
+        1: reading(ace_twin, "A of spades", 0.94, rank=1),
+    }
+    assert same(pick_readings(found, unread, rough), [rough[0]])
+    rough[1] = reading(half, "2 of spades", 0.94, rank=2)  # IoU 0.6: not the first's twin
+    assert same(pick_readings(found, unread, rough), [rough[0], rough[1]])
+
+
 def test_a_small_card_the_first_look_saw_too_small_is_read_by_the_second(monkeypatch) -> None:
     """Tuning scene 960,234: a back 49 pixels long, which the learned finder's net, seeing
     the 1280x720 frame at 0.325, does not outline; its second look at the part of the

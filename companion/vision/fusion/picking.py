@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from ..geometry import quad_iou
 from ..types import NOT_A_CARD, CardReading
 from .candidates import Candidates, meeting_pairs
+from .finders import ZOOM_TWIN
 from .levels import SAME_CARD, SURE, SURE_ENOUGH, preference
 
 # An edge quad the net does not agree with may stand for a back read this surely. On 300
@@ -69,8 +70,12 @@ def pick_readings(
         for index, reading in enumerate(readings)
         if reading.label != NOT_A_CARD and _worth_reporting(found, index, reading)
     ]
+    first_look = len(found.quads) - found.zoomed
     same = _same_cards(
-        readings, [i for i in options if i < edge_count], [i for i in options if i >= edge_count]
+        readings,
+        [i for i in options if i < edge_count],
+        [i for i in options if edge_count <= i < first_look],
+        [i for i in options if i >= first_look],
     )
     options.sort(key=lambda index: preference(readings[index]), reverse=True)
     kept: set[int] = set()
@@ -96,14 +101,25 @@ def _worth_reporting(found: Candidates, index: int, reading: CardReading) -> boo
 
 
 def _same_cards(
-    readings: Sequence[CardReading], edge: list[int], learned: list[int]
+    readings: Sequence[CardReading], edge: list[int], first_look: list[int], second_look: list[int]
 ) -> dict[int, set[int]]:
-    """For each reading, the readings of the other finder that lie on the same card."""
+    """For each reading, the readings that lie on the same card: of the other finder
+    (`SAME_CARD`), and of the learned finder's other look outlined as it (`ZOOM_TWIN`).
+
+    The second look leaves out a quad outlined as the first look's (`finders._new_quads`),
+    but by the quads it placed: where both placed quads missed the card, each look's
+    rough rectangle can read it (tuning card scene 4,200,092: an Ace of spades read twice,
+    the two quads read overlapping at IoU 0.93)."""
+    learned = first_look + second_look
     same: dict[int, set[int]] = {index: set() for index in edge + learned}
     corners = [reading.corners for reading in readings]
-    for a, b in meeting_pairs([corners[i] for i in edge], [corners[j] for j in learned]):
-        i, j = edge[a], learned[b]
-        if quad_iou(corners[i], corners[j]) >= SAME_CARD:
-            same[i].add(j)
-            same[j].add(i)
+    for group, other, overlap in (
+        (edge, learned, SAME_CARD),
+        (first_look, second_look, ZOOM_TWIN),
+    ):
+        for a, b in meeting_pairs([corners[i] for i in group], [corners[j] for j in other]):
+            i, j = group[a], other[b]
+            if quad_iou(corners[i], corners[j]) >= overlap:
+                same[i].add(j)
+                same[j].add(i)
     return same
