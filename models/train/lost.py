@@ -18,19 +18,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.vision.bench.scenes import (
-    HELD_OUT_SEED,
-    row_scenes,
-    row_seed_offset,
-    seed_offset,
-    synthetic_scenes,
-)
+from companion.vision.bench.scenes import HELD_OUT_SEED, row_seed_offset, seed_offset, table_specs
 from companion.vision.bench.tallies import MIN_CARD_LENGTH, VISIBLE, match_truths, reads_truth
 from companion.vision.bench.timing import IN_DOUBT_STAGE, pipeline_for
 from companion.vision.geometry import quad_iou, quad_long_side
 from companion.vision.read import CardReader
 from companion.vision.stages import counting
-from companion.vision.synth import CardTruth
+from companion.vision.synth import CardTruth, SceneSpec, render_scene
 from companion.vision.types import CardReading
 
 # The tuning tables models/README.md quotes, by the seed of the first.
@@ -44,9 +38,10 @@ FIRST_ROW_TABLES = 4_450_000
 class LostCard:
     """A card the pipeline did not read right: the table's seed, the card, the reading
     that stands for it (None where none does: not found), the best overlap (IoU) of any
-    reading with it, what the reader reads from its true outline, and whether the first
-    look left its frame in doubt (`fusion.in_doubt`: the edge finder and the searches for
-    badly outlined cards ran) or settled it."""
+    reading with it, what the reader reads from its true outline, whether the first look
+    left its frame in doubt (`fusion.in_doubt`: the edge finder and the searches for
+    badly outlined cards ran) or settled it, and the table's motion blur (pixels; 0 on
+    most tables), which smears what the reader needs most: the indices."""
 
     seed: int
     truth: CardTruth
@@ -54,6 +49,7 @@ class LostCard:
     best_iou: float
     from_outline: CardReading
     in_doubt: bool
+    motion_blur: float = 0.0
 
     @property
     def finders_lost_it(self) -> bool:
@@ -76,6 +72,7 @@ class LostCard:
             f"{got}; from its true outline {outline.label} {outline.confidence:.2f}"
             + (" (right)" if self.finders_lost_it else "")
             + ("" if self.in_doubt else "; the first look settled its frame")
+            + (f"; motion blur {self.motion_blur:.1f} px" if self.motion_blur else "")
         )
 
 
@@ -85,20 +82,11 @@ def lost_cards(
     """The cards the default pipeline for `deck` loses on `tables` tuning tables seeded
     from `first` (by default `FIRST_TABLES`; with `rows`, tables laid in touching rows
     from `FIRST_ROW_TABLES`), counted as the benchmark counts them."""
-    offset = row_seed_offset(deck) if rows else seed_offset(deck)
-    if first is None:
-        first = FIRST_ROW_TABLES + offset if rows else FIRST_TABLES[deck]
-    if first + tables > HELD_OUT_SEED:  # every benchmark table, rows too, lies beyond
-        raise ValueError(
-            f"tables from {first:,} run into the held-out seeds ({HELD_OUT_SEED:,} on): "
-            "the benchmark's tables are never looked into"
-        )
+    first, specs = _tuning_tables(deck, tables, first, rows)
     pipeline = pipeline_for(deck, "both")
     reader = CardReader(pipeline.deck)  # the pipeline's own, read from true outlines
-    # the seeds said are the tables' own: the scene makers add the deck's offset
-    make = row_scenes if rows else synthetic_scenes
-    scenes = make(deck, tables, first - offset)
-    for index, (image, truths) in enumerate(scenes):
+    for index, spec in enumerate(specs):
+        image, truths = render_scene(spec)
         with counting() as spent:  # which stages ran: the edge finder only in doubt
             readings = pipeline.read(image)
         for truth, best in zip(truths, match_truths(readings, truths), strict=True):
@@ -115,7 +103,25 @@ def lost_cards(
                 max(ious, default=0.0),
                 reader.read_batch(image, [truth.corners])[0],
                 IN_DOUBT_STAGE in spent,
+                spec.motion_blur,
             )
+
+
+def _tuning_tables(
+    deck: str, tables: int, first: int | None, rows: bool
+) -> tuple[int, Iterator[SceneSpec]]:
+    """The first table's own seed (`first`, by default `FIRST_TABLES`, or with `rows`
+    `FIRST_ROW_TABLES` and the deck's offset) and the tables' specs; never a held-out one."""
+    offset = row_seed_offset(deck) if rows else seed_offset(deck)
+    if first is None:
+        first = FIRST_ROW_TABLES + offset if rows else FIRST_TABLES[deck]
+    if first + tables > HELD_OUT_SEED:  # every benchmark table, rows too, lies beyond
+        raise ValueError(
+            f"tables from {first:,} run into the held-out seeds ({HELD_OUT_SEED:,} on): "
+            "the benchmark's tables are never looked into"
+        )
+    # the seeds said are the tables' own: the scene makers add the deck's offset
+    return first, table_specs(deck, tables, first - offset, rows=rows)
 
 
 def main(deck: str, tables: int, first: int | None = None, rows: bool = False) -> None:
@@ -136,3 +142,10 @@ def main(deck: str, tables: int, first: int | None = None, rows: bool = False) -
         share = np.mean([c.reading is None for c in lost])
         settled = sum(not c.in_doubt for c in lost)
         print(f"not found at all: {share:.0%}; in frames the first look settled: {settled}")
+        shaken = sum(s.motion_blur > 0 for s in _tuning_tables(deck, tables, first, rows)[1])
+        blurred = [c for c in lost if c.motion_blur]
+        by_reader = sum(not c.finders_lost_it for c in blurred)
+        print(
+            f"on the {shaken} of {tables} tables with motion blur: {len(blurred)} "
+            f"({by_reader} lost by the reader)"
+        )

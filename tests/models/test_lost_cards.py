@@ -63,11 +63,11 @@ def test_a_lost_card_says_what_was_read_and_what_its_outline_reads():
         "4200210 rank 3 of clubs, 70 px, 90% in sight: read other 0.07; "
         "from its true outline 3 of clubs 0.97 (right)"
     )
-    missed = LostCard(4_200_210, truth, None, 0.12, unread, False)
+    missed = LostCard(4_200_210, truth, None, 0.12, unread, False, motion_blur=5.6)
     assert not missed.finders_lost_it
     assert missed.line().endswith(
         "not found (best IoU 0.12); from its true outline other 0.07; "
-        "the first look settled its frame"
+        "the first look settled its frame; motion blur 5.6 px"
     )
 
 
@@ -76,3 +76,4 @@ def test_the_report_says_who_lost_them(capsys):
     lines = capsys.readouterr().out.splitlines()
     (summary,) = [line for line in lines if line.startswith("playing-cards, 1 tuning tables: ")]
     assert "read right from their true outline (the finders lost them)" in summary
+    assert "on the 0 of 1 tables with motion blur: 0 (0 lost by the reader)" in lines

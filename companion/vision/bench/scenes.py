@@ -5,8 +5,12 @@ are listed in `companion.vision.bench`)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from companion.vision.synth import SceneSpec
 
 HELD_OUT_SEED = 5_000_000
 EMPTY_SEED = 6_000_000
@@ -40,6 +44,28 @@ def row_seed_offset(deck: str) -> int:
     return 0 if deck == "playing-cards" else ROW_ANIMAL_OFFSET
 
 
+def table_specs(
+    deck: str, count: int, first_seed: int, *, rows: bool = False, one_deck: bool = True
+) -> Iterator[SceneSpec]:
+    """The tables `synthetic_scenes` renders (with `rows`, those `row_scenes` renders), as
+    specs: a table's light, blur and cards say why its cards are hard to read."""
+    from companion.vision.synth import random_scene
+
+    offset = row_seed_offset(deck) if rows else seed_offset(deck)
+    edition = ANIMAL_EDITION if deck == "animals" else None
+    for index in range(count):
+        rng = np.random.default_rng(first_seed + offset + index)
+        yield random_scene(
+            rng,
+            SCENE_CARDS,
+            deck,
+            size=FRAME_SIZE,
+            edition=edition,
+            layout="rows" if rows else None,
+            one_deck=one_deck,
+        )
+
+
 def synthetic_scenes(
     deck: str, count: int, first_seed: int, *, one_deck: bool = True
 ) -> Iterator[tuple[np.ndarray, list]]:
@@ -47,15 +73,9 @@ def synthetic_scenes(
     `first_seed` (the benchmark's from HELD_OUT_SEED; an animal deck's ANIMAL_SEED_OFFSET
     further on). `one_deck` False: playing cards drawn as until 2026-12-06, a card
     sometimes twice (the tables the figures recorded until then were measured on)."""
-    from companion.vision.synth import random_scene, render_scene
+    from companion.vision.synth import render_scene
 
-    offset = seed_offset(deck)
-    edition = ANIMAL_EDITION if deck == "animals" else None
-    for index in range(count):
-        rng = np.random.default_rng(first_seed + offset + index)
-        spec = random_scene(
-            rng, SCENE_CARDS, deck, size=FRAME_SIZE, edition=edition, one_deck=one_deck
-        )
+    for spec in table_specs(deck, count, first_seed, one_deck=one_deck):
         yield render_scene(spec)
 
 
@@ -77,21 +97,9 @@ def row_scenes(
     players, each row's cards touching or overlapping their neighbour by up to 30% of a
     card's width (`random_scene(..., layout="rows")`), with their truths; an animal deck's
     ROW_ANIMAL_OFFSET further on. `one_deck` as for `synthetic_scenes`."""
-    from companion.vision.synth import random_scene, render_scene
+    from companion.vision.synth import render_scene
 
-    offset = row_seed_offset(deck)
-    edition = ANIMAL_EDITION if deck == "animals" else None
-    for index in range(count):
-        rng = np.random.default_rng(first_seed + offset + index)
-        spec = random_scene(
-            rng,
-            SCENE_CARDS,
-            deck,
-            size=FRAME_SIZE,
-            edition=edition,
-            layout="rows",
-            one_deck=one_deck,
-        )
+    for spec in table_specs(deck, count, first_seed, rows=True, one_deck=one_deck):
         yield render_scene(spec)
 
 
