@@ -56,6 +56,7 @@ from .playing_views import (
     INDEX_RANK,
     index_reading,
     playing_reading,
+    whole_face_confirms,
 )
 from .stages import timed
 from .types import NOT_A_CARD, OTHER, CardReading
@@ -228,8 +229,10 @@ class CardReader:
         Under a steep camera tilt a card's long side can look the shorter one, so
         `order_clockwise` rectifies it sideways and neither corner patch holds an index.
         Only a quad read as "not a card" is retried (a face read as 6..King stays), and the
-        retry counts only when both corners read the same face: a game card, or a 6..King
-        read at `SIDEWAYS_FACE`.
+        retry counts only when both corners read the same face, or when its whole face
+        names the same game card for sure (`whole_face_confirms`: such a card is small, and
+        its indices often read two ranks); and only for a game card, or a 6..King read at
+        `SIDEWAYS_FACE`.
         """
         retry, turned_quads = _sideways(quads, readings, (NOT_A_CARD,))
         if not retry:
@@ -240,11 +243,15 @@ class CardReader:
         out = list(readings)
         for j, i in enumerate(retry):
             ranks, suits = rank_p[2 * j : 2 * j + 2], suit_p[2 * j : 2 * j + 2]
-            # both corners must show the same face: a quad spanning two cards (a finder's
-            # merge) turned sideways can show one corner of each
-            if ranks[0].argmax() != ranks[1].argmax() or suits[0].argmax() != suits[1].argmax():
-                continue
             reading = playing_reading(ranks, suits, whole_rank[j], whole_suit[j], turned_quads[j])
+            # both corners must show the same face, or the whole face the same game card:
+            # a quad spanning two cards (a finder's merge) turned sideways can show one
+            # corner of each
+            same_face = ranks[0].argmax() == ranks[1].argmax()
+            if not (same_face and suits[0].argmax() == suits[1].argmax()) and not (
+                whole_face_confirms(reading, ranks, whole_rank[j], whole_suit[j])
+            ):
+                continue
             if reading.rank is not None or (
                 reading.label == OTHER and reading.confidence >= SIDEWAYS_FACE
             ):

@@ -18,7 +18,7 @@ from companion.vision.features import (
 )
 from companion.vision.geometry import order_clockwise, quad_long_side
 from companion.vision.pipeline import CardPipeline
-from companion.vision.playing_views import index_reading, playing_reading
+from companion.vision.playing_views import index_reading, playing_reading, whole_face_confirms
 from companion.vision.read import INDEX_PRINT, CardReader
 from companion.vision.synth import (
     PLAYING_BACK_STYLES,
@@ -31,7 +31,7 @@ from companion.vision.synth import (
     render_scene,
 )
 from companion.vision.synth.textures import TABLE_STYLES, table_surface
-from companion.vision.types import NOT_A_CARD, OTHER, SUITS
+from companion.vision.types import NOT_A_CARD, OTHER, SUITS, CardReading
 
 DUMMY = np.zeros((4, 2), np.float32)
 
@@ -585,3 +585,43 @@ def test_a_court_card_seen_steeply_is_read_turned(monkeypatch) -> None:
     monkeypatch.setattr(read_module, "SIDEWAYS_FACE", 2.0)  # no 6..King counts turned
     (unturned,) = reader.read_batch(image, [jack.corners])
     assert unturned.label == "not a card"
+
+
+def test_a_playing_card_seen_steeply_is_read_turned_where_its_whole_face_agrees(
+    monkeypatch,
+) -> None:
+    """A 2 of hearts 45 px long on rendered tuning scene 4,200,271 (camera tilted 35°)
+    looks wider than long, is rectified sideways and read as no card at all. Turned, its
+    small corner indices read two ranks (a 2 and a 3), which alone may be a quad over two
+    cards; but its whole face reads the 2 of hearts for sure, which such a quad never shows."""
+    image, truths = next(synthetic_scenes("playing-cards", 1, 4_200_271))
+    (two,) = [t for t in truths if t.label == "2 of hearts"]
+    reader = CardReader(load_deck("playing-cards"))
+    (reading,) = reader.read_batch(image, [two.corners])
+    assert (reading.face, reading.rank, reading.suit) == ("up", 2, "hearts")
+    monkeypatch.setattr(read_module, "whole_face_confirms", lambda *args: False)
+    (unturned,) = reader.read_batch(image, [two.corners])
+    assert unturned.label == NOT_A_CARD
+
+
+@pytest.mark.parametrize(
+    ("tops", "whole", "pips", "confirms"),
+    [
+        (((1, 0.45), (2, 0.4)), (1, 0.96), 1.0, True),  # two smudged ranks, a sure face
+        (((14, 0.6), (1, 0.5)), (1, 0.9), 0.95, True),  # one corner leans to its rank
+        (((14, 0.6), (14, 0.5)), (1, 0.96), 1.0, False),  # no corner shows a face
+        (((2, 0.45), (0, 0.4)), (1, 0.96), 1.0, False),  # corners read other ranks: a part
+        (((1, 0.3), (2, 0.4)), (1, 0.96), 1.0, False),  # the corner leans too little
+        (((1, 0.45), (2, 0.4)), (1, 0.85), 1.0, False),  # the face unsure of its rank
+        (((1, 0.45), (2, 0.4)), (1, 0.96), 0.9, False),  # ... or of its suit
+        (((1, 0.45), (2, 0.4)), (2, 0.96), 1.0, False),  # the face reads another rank
+    ],
+)
+def test_a_whole_face_confirms_a_turned_card_only_when_sure_of_it(
+    tops, whole, pips, confirms
+) -> None:
+    rank_p, _, whole_rank, _ = _views(*tops, whole=whole)
+    whole_suit = np.full(4, (1.0 - pips) / 3, np.float32)
+    whole_suit[3] = pips
+    two_of_spades = CardReading(DUMMY, "up", 2, "spades", "2 of spades", 0.8)
+    assert whole_face_confirms(two_of_spades, rank_p, whole_rank, whole_suit) is confirms
