@@ -118,11 +118,12 @@ UNSURE_VIEW = 0.6
 # whole face names for sure only where a corner leans to that rank at this probability or
 # more (`whole_face_confirms`). Measured on the retries of 300 tuning card scenes
 # (4,200,000+) and 100 row tables (4,450,000+): 139 quads whose corners disagreed read
-# right that way, none wrong; on 2,000 tuning card scenes, without the corner's say, 14
-# cards more were read right but 5 game cards wrong (a quad on part of a 2 read as an
-# Ace, a 6..King's pips as a 4, a 4 of spades as clubs), each with no corner reading the
-# whole face's rank, or one reading it at 0.20 to 0.21; every card gained on the 400
-# tables keeps a corner at 0.4 or more.
+# right by the whole face alone, none wrong, 82 of them with a corner at this floor, and
+# every card those tables gained keeps a corner at it. But on 2,000 tuning card scenes,
+# without the corner's say, 14 cards more were read right and 5 game cards wrong (a quad
+# on part of a 2 read as an Ace, a 6..King's pips as a 4, a 4 of spades as clubs), each
+# with no corner reading the whole face's rank, or one reading it at 0.20 to 0.21; with
+# it, 11 more and none wrong.
 TURNED_CORNER = 0.4
 # A card read from one corner index alone (`read_index`: the rest of it hidden) is a game
 # card only from these probabilities of its rank and suit (mean of INDEX_SCALES), and only

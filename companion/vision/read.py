@@ -247,9 +247,11 @@ class CardReader:
             # both corners must show the same face, or the whole face the same game card:
             # a quad spanning two cards (a finder's merge) turned sideways can show one
             # corner of each
-            same_face = ranks[0].argmax() == ranks[1].argmax()
-            if not (same_face and suits[0].argmax() == suits[1].argmax()) and not (
-                whole_face_confirms(reading, ranks, whole_rank[j], whole_suit[j])
+            same_face = (
+                ranks[0].argmax() == ranks[1].argmax() and suits[0].argmax() == suits[1].argmax()
+            )
+            if not same_face and not whole_face_confirms(
+                reading, ranks, whole_rank[j], whole_suit[j]
             ):
                 continue
             if reading.rank is not None or (
