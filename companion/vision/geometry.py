@@ -137,6 +137,20 @@ def quad_cover(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / area_a) if area_a > 0 else 0.0
 
 
+def nearest_card(quad: np.ndarray, cards: Sequence[np.ndarray]) -> np.ndarray | None:
+    """The one of `cards` whose centre lies nearest `quad`'s (None where there is none):
+    the size a card has there, one deck's cards lying at one size."""
+    centre = quad.mean(axis=0)
+    return min(cards, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)), default=None)
+
+
+def wider_than_nearest(quad: np.ndarray, cards: Sequence[np.ndarray], times: float) -> bool:
+    """Whether `quad`'s short side is `times` that of the nearest of `cards` or more
+    (False where there is none): a quad over a card and part of its neighbour."""
+    nearest = nearest_card(quad, cards)
+    return nearest is not None and min(quad_extent(quad)) >= times * min(quad_extent(nearest))
+
+
 def _overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     """The area two convex quads share, and each one's area; all three 0 where their
     bounding boxes do not meet (then nothing is shared)."""

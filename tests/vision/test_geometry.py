@@ -21,6 +21,7 @@ from companion.vision.geometry import (
     index_points,
     is_convex,
     near_corners,
+    nearest_card,
     order_clockwise,
     points_in_any,
     points_in_quad,
@@ -34,6 +35,7 @@ from companion.vision.geometry import (
     rectify,
     side_by_side,
     side_moved,
+    wider_than_nearest,
 )
 
 UPRIGHT = np.array([[10, 20], [60, 20], [60, 90], [10, 90]], dtype=np.float32)
@@ -283,6 +285,19 @@ def test_quad_extent_averages_opposite_sides() -> None:
     across, along = quad_extent(quad)
     assert across == pytest.approx(110.0)  # sides 0 and 2: 100 and 120
     assert along == pytest.approx(float(np.hypot(10, 140)))
+
+
+def test_a_quad_is_measured_against_the_nearest_card() -> None:
+    """A quad over a card and part of its neighbour is as wide as 1.5 of the cards read
+    near it; a card far off, read at another size, does not count."""
+    near = rotated_card(0, centre=(100.0, 100.0))  # 50 by 70
+    far = rotated_card(0, centre=(900.0, 100.0), size=(100.0, 140.0))
+    wide = rotated_card(0, centre=(180.0, 100.0), size=(75.0, 70.0))
+    assert nearest_card(wide, [far, near]) is near
+    assert wider_than_nearest(wide, [far, near], 1.35)  # its short side 70 against 50
+    assert not wider_than_nearest(wide, [far, near], 1.5)
+    assert not wider_than_nearest(wide, [far], 1.35)
+    assert nearest_card(wide, []) is None and not wider_than_nearest(wide, [], 1.35)
 
 
 def test_index_points_lie_in_from_both_index_corners() -> None:

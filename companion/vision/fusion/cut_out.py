@@ -37,10 +37,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..geometry import card_cut, quad_extent, quad_iou
+from ..geometry import card_cut, quad_iou, wider_than_nearest
 from ..types import CardReading
 from .levels import SAME_CARD, SURE_ENOUGH, mostly_on, preference, reads_sure
-from .pairs import nearest_card, stand_for
+from .pairs import stand_for
 from .reading import FrameReads
 
 # A quad is cut only where its short side is this many times the short side of the
@@ -86,21 +86,12 @@ def cut_out_cards(frame: FrameReads, kept: list[CardReading]) -> list[CardReadin
     ]
     out = list(kept)
     for whole in wholes:
-        if not _wider_than_a_card(whole[0], sure):
+        if not wider_than_nearest(whole[0], sure, WIDER_THAN_A_CARD):
             continue
         card = _card_in(frame, whole, [r.corners for r in out if reads_sure(r)])
         if card is not None:
             out = stand_for(out, whole, [card])
     return out
-
-
-def _wider_than_a_card(quad: np.ndarray, sure: Sequence[np.ndarray]) -> bool:
-    """Whether `quad`'s short side is `WIDER_THAN_A_CARD` times that of the nearest of the
-    `sure` quads (cards read for sure) or more; False where there is none."""
-    nearest = nearest_card(quad, sure)
-    return nearest is not None and min(quad_extent(quad)) >= WIDER_THAN_A_CARD * min(
-        quad_extent(nearest)
-    )
 
 
 def _card_in(

@@ -68,6 +68,7 @@ from ..geometry import (
     fanned_ends,
     fanned_three,
     halves,
+    nearest_card,
     order_clockwise,
     quad_iou,
     quad_long_side,
@@ -171,13 +172,6 @@ def _one_card_sized(quad: np.ndarray, sure: Sequence[np.ndarray]) -> bool:
     (cards read for sure): a quad of one card, not of two side by side."""
     nearest = nearest_card(quad, sure)
     return nearest is not None and quad_long_side(quad) <= ONE_CARD * quad_long_side(nearest)
-
-
-def nearest_card(quad: np.ndarray, cards: Sequence[np.ndarray]) -> np.ndarray | None:
-    """The one of `cards` whose centre lies nearest `quad`'s (None where there is none):
-    the size a card has there, one deck's cards lying at one size."""
-    centre = quad.mean(axis=0)
-    return min(cards, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)), default=None)
 
 
 def _sure_halves(

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..detect import MAX_ASPECT
-from ..geometry import card_shaped, quad_aspect, side_moved
+from ..geometry import card_shaped, quad_aspect, side_moved, wider_than_nearest
 from ..types import CardReading
 from .levels import SURE, SURE_ENOUGH, preference, reads_sure
 from .reading import FrameReads
@@ -90,6 +90,24 @@ MOVED_AGREEING = 2
 #   +0, +0, +1.
 FRAGMENT_ASPECT = 1.3
 
+# A face read by the side search as no game card (a 6..King) stands for nothing where its
+# quad is this many times as wide as the nearest card read for sure or more: such a quad
+# lies over a card and part of its neighbour, and the 6..King read there for sure kept
+# the cut-out (`cut_out.py`, which cuts only quads read unsure) from finding the game card
+# under it. Tuning row table 4,450,062: a 4 of diamonds 107 px long, outlined with part
+# of the 5 of hearts beside it (a quad 110 by 119 px), read as a 6..King at 0.97 with one
+# side moved; now cut out and read at 1.0. Measured (2026-12-06, fifty-ninth stop;
+# OpenCV 5.0, the tuning sets): playing row tables 1,212 -> 1,215 of 1,271 (100 from
+# 4,450,000: that 4, three 6..Kings more, one fewer) and 3 cards more, 1 fewer on 150
+# from 4,450,100 (a 2 of hearts and two 6..Kings; a 6..King); 2,000 playing card scenes
+# from 4,200,000 a 6..King fewer (4,200,961); wrong game ranks, game cards on no card
+# and phantoms as before; 100 designed backs, 100 tables with jokers, 60 heaps, 200 empty
+# tables, 250 animal row tables, 300 animal scenes, 150 empty tables and the real train
+# split in a webcam's frame (100 px, every quarter turn) exactly as before. At 1.2 (the
+# cut-out's `WIDER_THAN_A_CARD`), on the 100 row tables 4 cards more but 2 fewer and an
+# Ace of spades read as clubs (4,450,059).
+WIDE_SIX_TO_KING = 1.35
+
 
 def side_search(frame: FrameReads) -> dict[int, CardReading]:
     """For each learned quad with a rough reading (`frame.rough`, by learned index) where
@@ -99,7 +117,8 @@ def side_search(frame: FrameReads) -> dict[int, CardReading]:
     is a fragment (`_moved_quads`), where one stands. It stands where it reads a face at
     `SURE_ENOUGH` (an enrolled deck's game card or back at `MOVED_GAME`), better than both;
     a game card only where the readings of that card agree on it (`_agreed_game_cards`); and
-    only where it is a card's shape (`detect.MAX_ASPECT`). Why the last: a strip of an 8 of
+    only where it is a card's shape (`detect.MAX_ASPECT`); a 6..King only on a quad
+    narrower than `WIDE_SIX_TO_KING` cards. Why the card's shape: a strip of an 8 of
     diamonds under its neighbour, three pips in view, outlined 2.6 times as long as wide,
     read as a 3 of hearts at 1.0 from two quads with a long side moved in, 2.9 times as long
     as wide (tuning row table 4,450,186). On 150 playing tuning row tables from 4,450,100 a
@@ -132,6 +151,12 @@ def side_search(frame: FrameReads) -> dict[int, CardReading]:
             # no card seen by the camera is longer than that for its width (a strip of a
             # card under its neighbour, a side moved in, is: `MAX_ASPECT`'s comment)
             and quad_aspect(r.corners) <= MAX_ASPECT
+            # a 6..King on a quad wider than a card hides the game card cut out of it
+            and not (
+                r.face == "up"
+                and r.rank is None
+                and wider_than_nearest(r.corners, sure, WIDE_SIX_TO_KING)
+            )
         ]
         if standing:
             better[index] = max(standing, key=preference)
