@@ -4,6 +4,7 @@ measured on."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import SimpleNamespace
 
 import numpy as np
@@ -124,22 +125,29 @@ def test_a_game_card_two_parts_read_a_little_less_surely_stands() -> None:
     assert labels_at(cut({"ace": low})[0]) == unchanged
 
 
+def row_table_reading(table: int, label: str, one_deck: bool = True) -> Callable[[], str | None]:
+    """A rendered playing row table, and a function giving what the default readings of
+    it say on its card `label` (None where no reading lies on it at IoU 0.5)."""
+    image, truths = next(row_scenes("playing-cards", 1, table, one_deck=one_deck))
+    (card,) = [t for t in truths if t.label == label]
+    reader = CardReader(load_deck("playing-cards"))
+
+    def label_on() -> str | None:
+        best = max(read_cards(image, reader), key=lambda r: quad_iou(r.corners, card.corners))
+        return best.label if quad_iou(best.corners, card.corners) >= 0.5 else None
+
+    return label_on
+
+
 @pytest.mark.reference_text
 def test_a_card_outlined_with_part_of_its_neighbour_is_cut_out(monkeypatch) -> None:
     """Tuning row table 4,450,044: a 3 of diamonds 73 px long, outlined with part of the
     card beside it as a quad about 1.5 cards wide both ways, read as an unsure face. Only
     the part at its end reads it (at 0.94): without the cut it is lost."""
-    image, truths = next(row_scenes("playing-cards", 1, 4_450_044, one_deck=False))
-    (three,) = [t for t in truths if t.label == "3 of diamonds"]
-    reader = CardReader(load_deck("playing-cards"))
-
-    def label_on(readings: list[CardReading]) -> str | None:
-        best = max(readings, key=lambda r: quad_iou(r.corners, three.corners))
-        return best.label if quad_iou(best.corners, three.corners) >= 0.5 else None
-
-    assert label_on(read_cards(image, reader)) == "3 of diamonds"
+    label_on = row_table_reading(4_450_044, "3 of diamonds", one_deck=False)
+    assert label_on() == "3 of diamonds"
     monkeypatch.setattr(fusion, "cut_out_cards", lambda frame, kept: kept)
-    assert label_on(read_cards(image, reader)) is None
+    assert label_on() is None
 
 
 def test_a_six_to_king_read_on_a_quad_wider_than_a_card_hides_no_game_card(monkeypatch) -> None:
@@ -148,14 +156,7 @@ def test_a_six_to_king_read_on_a_quad_wider_than_a_card_hides_no_game_card(monke
     search (one side moved), so the cut-out, which cuts quads read unsure, left it. The
     side search's 6..King does not stand on a quad so wide (`sides.WIDE_SIX_TO_KING`): the
     4 is cut out and read (the same with OpenCV 5.0's text and 5.1's)."""
-    image, truths = next(row_scenes("playing-cards", 1, 4_450_062))
-    (four,) = [t for t in truths if t.label == "4 of diamonds"]
-    reader = CardReader(load_deck("playing-cards"))
-
-    def label_on(readings: list[CardReading]) -> str | None:
-        best = max(readings, key=lambda r: quad_iou(r.corners, four.corners))
-        return best.label if quad_iou(best.corners, four.corners) >= 0.5 else None
-
-    assert label_on(read_cards(image, reader)) == "4 of diamonds"
+    label_on = row_table_reading(4_450_062, "4 of diamonds")
+    assert label_on() == "4 of diamonds"
     monkeypatch.setattr(sides, "WIDE_SIX_TO_KING", float("inf"))
-    assert label_on(read_cards(image, reader)) == OTHER
+    assert label_on() == OTHER
