@@ -288,7 +288,7 @@ def test_quad_extent_averages_opposite_sides() -> None:
 
 
 def test_a_quad_is_measured_against_the_nearest_card() -> None:
-    """A quad over a card and part of its neighbour is as wide as 1.5 of the cards read
+    """A quad over a card and part of its neighbour is as wide as 1.4 of the cards read
     near it; a card far off, read at another size, does not count."""
     near = rotated_card(0, centre=(100.0, 100.0))  # 50 by 70
     far = rotated_card(0, centre=(900.0, 100.0), size=(100.0, 140.0))
