@@ -33,7 +33,7 @@ from companion.vision.fusion.candidates import TWIN
 from companion.vision.fusion.doubt import INDEX_CONTEXT, in_doubt, unexplained
 from companion.vision.fusion.finders import may_be_plain_backs
 from companion.vision.fusion.indices import PATCH_CLEAR, RESCALED, RESCALED_LEVEL, index_cards
-from companion.vision.fusion.levels import SAME_CARD, SURE_ENOUGH
+from companion.vision.fusion.levels import SAME_CARD, SURE_ENOUGH, preference
 from companion.vision.fusion.parts import BACK_HOST, outlined_parts, without_parts
 from companion.vision.fusion.picking import LEARNED_ALONE_FLOOR, ZOOM_GAME
 from companion.vision.fusion.reading import FrameReads, read_at, read_quads
@@ -1050,6 +1050,78 @@ def test_a_moved_quad_stands_only_in_a_cards_shape() -> None:
 
     assert search(card_at(100, 100, 28, 80)) == {}
     assert search(card_at(100, 100, 50, 70))[0].label == "3 of hearts"
+
+
+def test_the_side_search_names_each_playing_card_once() -> None:
+    """A playing deck holds each card once: a moved quad's game card does not stand where
+    a card read for sure elsewhere is that card (a side moved onto a neighbour reads the
+    neighbour's index), and where two searched quads (both looks of the learned finder on
+    one card) read one card, only the surer stands. An enrolled animal deck, one set per
+    player, names a card as often as it is read."""
+    first, second = card_at(100, 100), card_at(110, 100)  # overlapping at IoU 0.67
+
+    def rule(quad: np.ndarray) -> tuple:
+        return ("A of hearts", 0.99 if quad[:, 0].mean() > 130 else 0.95, 1)
+
+    def search(learned: list, sure: list | None = None, deck: str = "playing-cards") -> dict:
+        edges = sure or []
+        found = Candidates([r.corners for r in edges], [True] * len(edges), learned, learned)
+        unsure = [reading(quad, OTHER, 0.2) for quad in learned]
+        rough = {index: reading(quad, NOT_A_CARD, 0.6) for index, quad in enumerate(learned)}
+        reader = RuleReader(rule)
+        reader.deck = load_deck(deck)
+        image = np.zeros((10, 10, 3), np.uint8)
+        return side_search(FrameReads(image, reader, found, [*edges, *unsure], rough, {}))
+
+    got = search([first, second])
+    assert list(got) == [1] and got[1].confidence == 0.99
+    assert list(search([first])) == [0]
+    # the Ace of hearts read for sure on a card of its own, apart from this one
+    elsewhere = reading(card_at(400, 100), "A of hearts", 0.95, 1)
+    assert search([first], [elsewhere]) == {}
+    # another game card read for sure elsewhere leaves it be
+    assert list(search([first], [reading(card_at(400, 100), "2 of hearts", 0.95, 2)])) == [0]
+    assert list(search([first, second], deck="demo-animals")) == [0, 1]
+
+
+def test_a_side_moved_onto_a_neighbour_does_not_name_the_neighbours_card(monkeypatch) -> None:
+    """Tuning row table 4,450,073 (heavy blur): a 4 of diamonds 63 px long, half under
+    the 2 of diamonds, read by the side search as the 2 of diamonds at 1.0 (a side moved
+    onto the 2's index) beside the 2 itself, read on its own quad. One deck holds each
+    card once (`sides._named_once`): the 4 is no longer named the 2, and the 2 is read
+    once (the same with OpenCV 5.0's text and 5.1's)."""
+    image, truths = next(row_scenes("playing-cards", 1, 4_450_073))
+    four = next(t for t in truths if t.label == "4 of diamonds")
+    reader = CardReader(load_deck("playing-cards"))
+
+    def twos() -> int:
+        return sum(r.label == "2 of diamonds" for r in read_cards(image, reader))
+
+    assert twos() == 1
+    assert label_on(four.corners, read_cards(image, reader)) != "2 of diamonds"
+    monkeypatch.setattr(sides, "_named_once", _each_best)
+    assert twos() == 2
+    assert label_on(four.corners, read_cards(image, reader)) == "2 of diamonds"
+
+
+def test_a_card_both_looks_outline_is_named_once_by_the_side_search(monkeypatch) -> None:
+    """Tuning row table 4,450,187: a 5 of spades outlined by both looks of the learned
+    finder, their quads overlapping under `picking.ZOOM_TWIN`, each read as the 5 at 1.0
+    with a side moved: it stood twice. Now once (`sides._named_once`)."""
+    image, _ = next(row_scenes("playing-cards", 1, 4_450_187))
+    reader = CardReader(load_deck("playing-cards"))
+
+    def fives() -> int:
+        return sum(r.label == "5 of spades" for r in read_cards(image, reader))
+
+    assert fives() == 1
+    monkeypatch.setattr(sides, "_named_once", _each_best)
+    assert fives() == 2
+
+
+def _each_best(standing: dict, named: set) -> dict:
+    """The side search's pick without `_named_once`: each searched quad's best reading."""
+    return {index: max(tries, key=preference) for index, tries in standing.items() if tries}
 
 
 def test_readings_of_one_card_agree_on_a_game_card_where_none_names_another() -> None:

@@ -118,28 +118,30 @@ def side_search(frame: FrameReads) -> dict[int, CardReading]:
     `SURE_ENOUGH` (an enrolled deck's game card or back at `MOVED_GAME`), better than both;
     a game card only where the readings of that card agree on it (`_agreed_game_cards`); and
     only where it is a card's shape (`detect.MAX_ASPECT`); a 6..King only on a quad
-    narrower than `WIDE_SIX_TO_KING` cards. Why the card's shape: a strip of an 8 of
-    diamonds under its neighbour, three pips in view, outlined 2.6 times as long as wide,
-    read as a 3 of hearts at 1.0 from two quads with a long side moved in, 2.9 times as long
-    as wide (tuning row table 4,450,186). On 150 playing tuning row tables from 4,450,100 a
-    game card read where none lies 3 -> 2, nothing else changed; the other tuning sets (100
-    row tables a deck from 4,450,000, 300 playing and 300 animal card scenes, jokers,
-    designed backs, heaps, empty tables, the real train split at every turn and at 100 px)
-    read exactly as before. The moved quads that stood there were at most 2.08 as long as
-    wide."""
+    narrower than `WIDE_SIX_TO_KING` cards; a playing card only where no card read for
+    sure, nor another quad searched, names it (`_named_once`). Why the card's shape: a
+    strip of an 8 of diamonds under its neighbour, three pips in view, outlined 2.6 times
+    as long as wide, read as a 3 of hearts at 1.0 from two quads with a long side moved
+    in, 2.9 times as long as wide (tuning row table 4,450,186). On 150 playing tuning row
+    tables from 4,450,100 a game card read where none lies 3 -> 2, nothing else changed;
+    the other tuning sets (100 row tables a deck from 4,450,000, 300 playing and 300
+    animal card scenes, jokers, designed backs, heaps, empty tables, the real train split
+    at every turn and at 100 px) read exactly as before. The moved quads that stood there
+    were at most 2.08 as long as wide."""
     found, enrolled = frame.found, frame.enrolled
-    sure = [r.corners for r in (*frame.readings, *frame.rough.values()) if reads_sure(r)]
+    sure_reads = [r for r in (*frame.readings, *frame.rough.values()) if reads_sure(r)]
+    sure = [r.corners for r in sure_reads]
     searched = frame.unsure_learned(sure)
     groups = [_moved_quads((found.learned[index], found.rough[index])) for index in searched]
     read = frame.read([quad for group in groups for quad in group])
-    better: dict[int, CardReading] = {}
+    standing: dict[int, list[CardReading]] = {}
     start = 0
     for index, group in zip(searched, groups, strict=True):
         before = (frame.placed(index), frame.rough[index])
         tries = read[start : start + len(group)]
         start += len(group)
         agreed = _agreed_game_cards((*before, *tries))
-        standing = [
+        standing[index] = [
             r
             for r in tries
             if (
@@ -158,8 +160,35 @@ def side_search(frame: FrameReads) -> dict[int, CardReading]:
                 and wider_than_nearest(r.corners, sure, WIDE_SIX_TO_KING)
             )
         ]
-        if standing:
-            better[index] = max(standing, key=preference)
+    if enrolled:
+        return {index: max(tries, key=preference) for index, tries in standing.items() if tries}
+    return _named_once(standing, {r.label for r in sure_reads if r.rank is not None})
+
+
+def _named_once(standing: dict[int, list[CardReading]], named: set[str]) -> dict[int, CardReading]:
+    """The best reading standing for each searched quad (by learned index), where each
+    playing card is named once: by no card read for sure before the search (`named`), by
+    no other searched quad (the surest first).
+
+    Why: a playing deck holds each card once. Where a side moved onto a neighbour shows
+    that neighbour's index, the quad reads the neighbour's card, already read on its own
+    quad (tuning row table 4,450,073: a 4 of diamonds in heavy blur, half under the 2 of
+    diamonds, read as the 2 at 1.0 beside the 2 itself); and where both looks of the
+    learned finder outline one card, each quad moved reads it, and the card stood twice
+    (row table 4,450,187, card scene 4,200,499: the two quads overlap at IoU 0.5-0.7,
+    under `picking`'s `ZOOM_TWIN`)."""
+    best_first = sorted(
+        ((r, index) for index, tries in standing.items() for r in tries),
+        key=lambda pair: preference(pair[0]),
+        reverse=True,
+    )
+    better: dict[int, CardReading] = {}
+    for reading, index in best_first:
+        if index in better or (reading.rank is not None and reading.label in named):
+            continue
+        better[index] = reading
+        if reading.rank is not None:
+            named.add(reading.label)
     return better
 
 
