@@ -151,6 +151,13 @@ def wider_than_nearest(quad: np.ndarray, cards: Sequence[np.ndarray], times: flo
     return nearest is not None and min(quad_extent(quad)) >= times * min(quad_extent(nearest))
 
 
+def shorter_than_nearest(quad: np.ndarray, cards: Sequence[np.ndarray], times: float) -> bool:
+    """Whether `quad`'s long side is under `times` that of the nearest of `cards` (False
+    where there is none): a quad over part of a card, not a whole one of the same deck."""
+    nearest = nearest_card(quad, cards)
+    return nearest is not None and max(quad_extent(quad)) < times * max(quad_extent(nearest))
+
+
 def _overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     """The area two convex quads share, and each one's area; all three 0 where their
     bounding boxes do not meet (then nothing is shared)."""

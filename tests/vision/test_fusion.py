@@ -1119,6 +1119,25 @@ def test_a_card_both_looks_outline_is_named_once_by_the_side_search(monkeypatch)
     assert fives() == 2
 
 
+@pytest.mark.reference_text
+def test_a_game_card_read_on_a_quad_much_shorter_than_a_card_does_not_stand(monkeypatch) -> None:
+    """Tuning row table 4,450,202: two 6..Kings of diamonds, one half under the other. A
+    quad over part of the lower one, 56 px long beside cards of 123, read as the 2 of
+    diamonds at 1.0 with a side moved: a game card where none lies. A game card read on a
+    quad under `SMALL_GAME_CARD` of the nearest card read for sure is part of a card. The 2
+    of clubs of that table is read too: its corner index had been read again at that
+    small 2's size (`indices._face_sizes`), and read nothing."""
+    image, _ = next(row_scenes("playing-cards", 1, 4_450_202))
+    reader = CardReader(load_deck("playing-cards"))
+
+    def game_cards() -> set[str]:
+        return {r.label for r in read_cards(image, reader) if r.rank is not None}
+
+    assert game_cards() == {"2 of clubs", "3 of hearts", "4 of diamonds", "4 of hearts"}
+    monkeypatch.setattr(sides, "SMALL_GAME_CARD", 0.0)
+    assert "2 of diamonds" in game_cards()
+
+
 def _each_best(standing: dict, named: set) -> dict:
     """The side search's pick without `_named_once`: each searched quad's best reading."""
     return {index: max(tries, key=preference) for index, tries in standing.items() if tries}

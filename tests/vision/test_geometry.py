@@ -33,6 +33,7 @@ from companion.vision.geometry import (
     quad_iou,
     quad_long_side,
     rectify,
+    shorter_than_nearest,
     side_by_side,
     side_moved,
     wider_than_nearest,
@@ -298,6 +299,19 @@ def test_a_quad_is_measured_against_the_nearest_card() -> None:
     assert not wider_than_nearest(wide, [far, near], 1.5)
     assert not wider_than_nearest(wide, [far], 1.35)
     assert nearest_card(wide, []) is None and not wider_than_nearest(wide, [], 1.35)
+
+
+def test_a_quad_much_shorter_than_the_nearest_card_is_part_of_one() -> None:
+    """One deck's cards lie at one size: a quad whose long side is under 0.6 of the
+    nearest card's covers part of a card; a card far off, read at another size, does not
+    count."""
+    near = rotated_card(0, centre=(100.0, 100.0))  # 50 by 70
+    far = rotated_card(0, centre=(900.0, 100.0), size=(20.0, 28.0))
+    part = rotated_card(30, centre=(160.0, 100.0), size=(30.0, 40.0))
+    assert shorter_than_nearest(part, [far, near], 0.6)  # 40 against 70
+    assert not shorter_than_nearest(part, [far, near], 0.5)
+    assert not shorter_than_nearest(part, [far], 0.6)
+    assert not shorter_than_nearest(part, [], 0.6)
 
 
 def test_index_points_lie_in_from_both_index_corners() -> None:

@@ -10,7 +10,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..detect import MAX_ASPECT
-from ..geometry import card_shaped, quad_aspect, side_moved, wider_than_nearest
+from ..geometry import (
+    card_shaped,
+    quad_aspect,
+    shorter_than_nearest,
+    side_moved,
+    wider_than_nearest,
+)
 from ..types import CardReading
 from .levels import SURE, SURE_ENOUGH, preference, reads_sure
 from .reading import FrameReads
@@ -108,6 +114,22 @@ FRAGMENT_ASPECT = 1.3
 # Ace of spades read as clubs (4,450,059).
 WIDE_SIX_TO_KING = 1.35
 
+# A game card read by the side search stands for nothing where its quad's long side is
+# under this fraction of the nearest card read for sure (`geometry.shorter_than_nearest`):
+# one deck's cards lie at one size, and such a quad lies over part of a card. Tuning row
+# table 4,450,202: a quad 56 px long over part of a 6..King of diamonds half under another
+# (cards 123 px long there), read as the 2 of diamonds at 1.0 with one side moved: a game
+# card where none lies. As a face read for sure it also set the size at which the
+# corner-index search read the index of the table's 2 of clubs again
+# (`indices._face_sizes`), which then read nothing. On 250 playing row tables and 400
+# card scenes (4,450,000+ and 4,200,000+) the faces the side search stood for were 0.68
+# of the nearest sure card's length or more where right; below 0.6 stood that 2 and a
+# 6..King on part of a 6..King. Game cards only: on 2,000 card scenes (4,200,000+) the
+# rule for every face lost two 6..Kings 45 px long, read right at 0.46-0.58 of the
+# nearest sure card's length (4,200,917, 4,201,671), and an animal back at 0.54, read
+# right, on the animal row tables (4,450,005). Measured: see `side_search`.
+SMALL_GAME_CARD = 0.6
+
 
 def side_search(frame: FrameReads) -> dict[int, CardReading]:
     """For each learned quad with a rough reading (`frame.rough`, by learned index) where
@@ -127,7 +149,15 @@ def side_search(frame: FrameReads) -> dict[int, CardReading]:
     the other tuning sets (100 row tables a deck from 4,450,000, 300 playing and 300
     animal card scenes, jokers, designed backs, heaps, empty tables, the real train split
     at every turn and at 100 px) read exactly as before. The moved quads that stood there
-    were at most 2.08 as long as wide."""
+    were at most 2.08 as long as wide.
+
+    Nor a game card read on a quad much shorter than the nearest card read for sure
+    (`SMALL_GAME_CARD`). Measured (2026-12-06, sixty-first stop; OpenCV 5.0): 150 playing
+    tuning row tables from 4,450,100 a game card on no card fewer (2 -> 1) and a phantom
+    fewer (5 -> 4), 1,893 of 1,957 cards right as before; 100 tables with jokers from
+    4,900,000 a game card read on a joker fewer (4 -> 3); 2,000 card scenes from
+    4,200,000, the battery's other playing sets, the real train split at 100 px at every
+    quarter turn and the animals' tuning sets exactly as before."""
     found, enrolled = frame.found, frame.enrolled
     sure_reads = [r for r in (*frame.readings, *frame.rough.values()) if reads_sure(r)]
     sure = [r.corners for r in sure_reads]
@@ -159,6 +189,8 @@ def side_search(frame: FrameReads) -> dict[int, CardReading]:
                 and r.rank is None
                 and wider_than_nearest(r.corners, sure, WIDE_SIX_TO_KING)
             )
+            # a game card on a quad much shorter than a card is read on part of one
+            and not (r.rank is not None and shorter_than_nearest(r.corners, sure, SMALL_GAME_CARD))
         ]
     if enrolled:
         return {index: max(tries, key=preference) for index, tries in standing.items() if tries}
