@@ -40,7 +40,8 @@ How they are joined:
   table moves back onto the card. Only the finders' last look searches so (on rendered
   tables about 11 ms more per frame on average, all of it in frames in doubt), and a
   moved quad stands only for a face read for sure, and for a game card only where the
-  card's readings agree on it (`MOVED_AGREEING`);
+  card's readings agree on it (`MOVED_AGREEING`) and the quad is not much shorter than
+  the nearest card read for sure (`SMALL_GAME_CARD`: part of a card);
 - a learned quad nearer square than a card (`FRAGMENT_ASPECT`) is also read grown past
   each side to a card's shape (`geometry.card_shaped`): the net saw part of the card;
 - a learned quad still unsure after that is cut in two across its long sides, and where
