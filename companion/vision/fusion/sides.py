@@ -180,21 +180,27 @@ def side_search(frame: FrameReads) -> dict[int, CardReading]:
             )
             and preference(r) > max(map(preference, before))
             and (r.rank is None or r.label in agreed)
-            # no card seen by the camera is longer than that for its width (a strip of a
-            # card under its neighbour, a side moved in, is: `MAX_ASPECT`'s comment)
-            and quad_aspect(r.corners) <= MAX_ASPECT
-            # a 6..King on a quad wider than a card hides the game card cut out of it
-            and not (
-                r.face == "up"
-                and r.rank is None
-                and wider_than_nearest(r.corners, sure, WIDE_SIX_TO_KING)
-            )
-            # a game card on a quad much shorter than a card is read on part of one
-            and not (r.rank is not None and shorter_than_nearest(r.corners, sure, SMALL_GAME_CARD))
+            and _one_card_shaped(r, sure)
         ]
     if enrolled:
         return {index: max(tries, key=preference) for index, tries in standing.items() if tries}
     return _named_once(standing, {r.label for r in sure_reads if r.rank is not None})
+
+
+def _one_card_shaped(reading: CardReading, sure: Sequence[np.ndarray]) -> bool:
+    """Whether a moved quad's reading lies on a quad of one card's shape and size, beside
+    the cards read for sure (`sure`, their quads)."""
+    # no card seen by the camera is longer than that for its width (a strip of a card
+    # under its neighbour, a side moved in, is: `MAX_ASPECT`'s comment)
+    if quad_aspect(reading.corners) > MAX_ASPECT:
+        return False
+    if reading.rank is not None:
+        # a game card on a quad much shorter than a card is read on part of one
+        return not shorter_than_nearest(reading.corners, sure, SMALL_GAME_CARD)
+    # a 6..King on a quad wider than a card hides the game card cut out of it
+    return not (
+        reading.face == "up" and wider_than_nearest(reading.corners, sure, WIDE_SIX_TO_KING)
+    )
 
 
 def _named_once(standing: dict[int, list[CardReading]], named: set[str]) -> dict[int, CardReading]:
