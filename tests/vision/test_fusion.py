@@ -1138,6 +1138,24 @@ def test_a_game_card_read_on_a_quad_much_shorter_than_a_card_does_not_stand(monk
     assert "2 of diamonds" in game_cards()
 
 
+def test_a_turned_card_seen_steeply_is_read_from_the_four_sides_of_its_blob(monkeypatch) -> None:
+    """Tuning scene 4,200,432: an Ace of spades 76 px long near the top of a steep view,
+    turned, a parallelogram whose corners depart 29 degrees from right angles. Its blob's
+    rectangle, placed, read as no card; the quad fitted to the blob's four sides
+    (`segment.rough_and_slanted`), placed, reads it for sure."""
+    image, truths = next(synthetic_scenes("playing-cards", 1, 4_200_432))
+    (ace,) = [t.corners for t in truths if t.label == "A of spades"]
+    reader = CardReader(load_deck("playing-cards"))
+
+    def aces() -> list[CardReading]:
+        return [r for r in read_cards(image, reader) if r.label == "A of spades"]
+
+    (read,) = aces()
+    assert quad_iou(read.corners, ace) >= 0.85
+    monkeypatch.setattr(segment, "SLANT_SKEW", 90.0)
+    assert aces() == []
+
+
 def _each_best(standing: dict, named: set) -> dict:
     """The side search's pick without `_named_once`: each searched quad's best reading."""
     return {index: max(tries, key=preference) for index, tries in standing.items() if tries}

@@ -14,14 +14,17 @@ from companion.vision.geometry import (
     card_cut,
     card_shaped,
     cards_across,
+    corner_skew,
     even_sides,
     fanned_ends,
     fanned_three,
     halves,
+    hull_quad,
     index_points,
     is_convex,
     near_corners,
     nearest_card,
+    opposite_side_angle,
     order_clockwise,
     points_in_any,
     points_in_quad,
@@ -328,3 +331,36 @@ def test_even_sides_bounds_each_side_by_the_one_opposite() -> None:
     sliver = np.float32([[0, 0], [0, 17], [4, 92], [-84, 69]])
     assert even_sides(np.stack([card, tilted, sliver]), 1.6).tolist() == [True, True, False]
     assert even_sides(tilted[None], 1.1).tolist() == [False]
+
+
+def test_hull_quad_finds_the_corners_of_a_slanted_blob() -> None:
+    # a card seen steeply and turned: a parallelogram, rasterised as a net's blob would be
+    corners = np.float32([[60, 20], [122, 57], [126, 134], [62, 98]])
+    mask = np.zeros((160, 180), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
+    outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    fitted = hull_quad(np.concatenate(outlines))
+    assert fitted is not None and len(fitted) == 4
+    # each true corner has a fitted corner within a pixel and a half
+    for corner in corners:
+        assert np.linalg.norm(fitted - corner, axis=1).min() <= 1.5
+    # its rectangle would not do: a quarter of it lies outside the card
+    _, (w, h), _ = cv2.minAreaRect(np.concatenate(outlines))
+    assert cv2.contourArea(corners) < 0.8 * w * h
+    assert corner_skew(fitted) > 25
+    assert hull_quad(np.float32([[0, 0], [10, 0], [5, 8]])) is None  # a triangle has no four
+
+
+def test_corner_skew_is_zero_for_a_rectangle_and_grows_with_the_slant() -> None:
+    assert corner_skew(np.float32([[0, 0], [40, 0], [40, 56], [0, 56]])) == pytest.approx(
+        0, abs=1e-6
+    )
+    slanted = np.float32([[0, 0], [40, 0], [40 + 56, 56], [56, 56]])  # sheared by 45 degrees
+    assert corner_skew(slanted) == pytest.approx(45, abs=1e-4)
+
+
+def test_opposite_side_angle_is_zero_for_a_parallelogram_and_large_for_a_joint() -> None:
+    slanted = np.float32([[0, 0], [40, 0], [96, 56], [56, 56]])
+    assert opposite_side_angle(slanted) == pytest.approx(0, abs=1e-4)
+    joint = np.float32([[0, 0], [60, 0], [40, 40], [10, 60]])  # two cards' joint outline
+    assert opposite_side_angle(joint) > 30

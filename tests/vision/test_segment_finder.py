@@ -22,6 +22,7 @@ from companion.vision.segment import (
     net_input,
     net_size,
     part_rectangles,
+    rough_and_slanted,
     rough_quads,
 )
 from companion.vision.segment import find_cards_learned as find_cards
@@ -174,6 +175,34 @@ def test_a_turned_blob_gives_a_turned_rough_quad() -> None:
     )
     quads = rough_quads(CardMaps(card, core, 1.0, 1.0))
     assert len(quads) == 1 and quad_iou(quads[0], outline) >= 0.9
+
+
+def test_a_slanted_blob_is_also_outlined_by_its_own_four_sides(monkeypatch) -> None:
+    # A card seen steeply and turned (tuning scene 4,200,432: an Ace of spades that the
+    # rectangle's placed quad read as no card) is a parallelogram in the net's maps.
+    card, core = np.zeros((180, 320), np.float32), np.zeros((180, 320), np.float32)
+    outline = np.float32([[150, 40], [172, 53], [174, 80], [152, 67]])
+    cv2.fillConvexPoly(card, np.round(outline).astype(np.int32), 0.99)
+    centre = outline.mean(axis=0)
+    cv2.fillConvexPoly(core, np.round(centre + 0.5 * (outline - centre)).astype(np.int32), 0.97)
+    quads, slanted = rough_and_slanted(CardMaps(card, core, 1.0, 1.0))
+    assert len(quads) == 1 and list(slanted) == [0]
+    assert quad_iou(slanted[0], outline) >= 0.85 > quad_iou(quads[0], outline) + 0.05
+    # an upright or merely turned card keeps its rectangle alone
+    upright, upright_core = np.zeros_like(card), np.zeros_like(core)
+    upright[50:106, 150:190] = 0.99
+    upright_core[60:96, 158:182] = 0.97
+    assert rough_and_slanted(CardMaps(upright, upright_core, 1.0, 1.0))[1] == {}
+    # nor does a blob whose fitted sides are far from parallel: overlapping cards
+    corners = np.float32([[150, 40], [180, 40], [172, 70], [155, 82]])
+    joint, joint_core = np.zeros_like(card), np.zeros_like(core)
+    cv2.fillConvexPoly(joint, np.round(corners).astype(np.int32), 0.99)
+    middle = corners.mean(axis=0)
+    inner = np.round(middle + 0.5 * (corners - middle)).astype(np.int32)
+    cv2.fillConvexPoly(joint_core, inner, 0.97)
+    assert rough_and_slanted(CardMaps(joint, joint_core, 1.0, 1.0))[1] == {}
+    monkeypatch.setattr(segment, "SLANT_PARALLEL", 90.0)
+    assert list(rough_and_slanted(CardMaps(joint, joint_core, 1.0, 1.0))[1]) == [0]
 
 
 def test_part_rectangles_outline_each_large_enough_part_in_frame_pixels() -> None:

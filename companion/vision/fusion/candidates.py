@@ -29,6 +29,9 @@ class Candidates:
     # per edge quad, where the deck's enrolled back is plain inside its margin (else
     # empty): whether it has the shape and size of such a card (`finders.with_edges`)
     plain_shaped: list[bool] = field(default_factory=list)
+    # by learned index, where the net's blob is slanted (a turned card seen steeply:
+    # `segment.rough_and_slanted`), the four sides fitted to it, placed on the card's edges
+    slanted: dict[int, np.ndarray] = field(default_factory=dict)
 
     @property
     def quads(self) -> list[np.ndarray]:
