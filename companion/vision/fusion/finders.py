@@ -109,8 +109,9 @@ def learned_candidates(colour: np.ndarray, model: Path = MODEL) -> Candidates:
     right, wrong game ranks (1 and 3), game cards on no card (none) and phantoms (12 and
     8) as before; 100 row tables (4,450,000+) 1,215 -> 1,216 and a wrong game rank fewer
     (1 -> 0); 150 more row tables, tables of designed backs, with jokers, heaps, empty
-    tables, the real train split at a webcam's scale at every quarter turn and the animal
-    deck's tuning sets exactly as before. Time: 1% more per frame (median ratio 1.010 on
+    tables, the real train split as photographed and at 100 px at every quarter turn and
+    the animal deck's tuning sets exactly as before (at 150 px, turned 0 degrees, a card
+    more right and a back more read on carpet). Time: 1% more per frame (median ratio 1.010 on
     100 playing tuning tables, 1.013 on 60 animal ones, frame by frame both ways in one
     process). Tried: the fitted sides in place of the rectangle, 300 tables 4,339 ->
     4,333 (a partly hidden card's blob is no card's shape, and fits badly); as a quad of
