@@ -37,13 +37,14 @@ How they are joined:
   steeply: a parallelogram), the quad fitted to its four sides and placed, where it
   reads a card for sure (`_with_slanted`);
 - where neither reads sure and the quad does not lie half on a card read sure
-  (`INSIDE_SURE`), both are read again with each side moved in or out a little
-  (`SIDE_SHIFTS`, `side_search`): a side locked on a neighbour's edge or out on the
-  table moves back onto the card. Only the finders' last look searches so (on rendered
-  tables about 11 ms more per frame on average, all of it in frames in doubt), and a
-  moved quad stands only for a face read for sure, and for a game card only where the
-  card's readings agree on it (`MOVED_AGREEING`) and the quad is not much shorter than
-  the nearest card read for sure (`SMALL_GAME_CARD`: part of a card);
+  (`INSIDE_SURE`), both (and a slanted blob's fitted sides) are read again with each
+  side moved in or out a little (`SIDE_SHIFTS`, `side_search`): a side locked on a
+  neighbour's edge or out on the table moves back onto the card. Only the finders' last
+  look searches so (on rendered tables about 11 ms more per frame on average, all of it
+  in frames in doubt), and a moved quad stands only for a face read for sure, and for a
+  game card only where the card's readings agree on it (`MOVED_AGREEING`) and the quad
+  is not much shorter than the nearest card read for sure (`SMALL_GAME_CARD`: part of a
+  card);
 - a learned quad nearer square than a card (`FRAGMENT_ASPECT`) is also read grown past
   each side to a card's shape (`geometry.card_shaped`): the net saw part of the card;
 - a learned quad still unsure after that is cut in two across its long sides, and where

@@ -106,18 +106,19 @@ def learned_candidates(colour: np.ndarray, model: Path = MODEL) -> Candidates:
     rectangle, placed, read no card, and no side moved by the side search reached the
     card's corners. Measured (2026-12-06, sixty-second stop; OpenCV 5.0): 2,000 playing
     tuning tables (4,200,000+ and 4,201,000+) 14,412 -> 14,415 and 14,449 -> 14,450 cards
-    right, wrong game ranks (1 and 3), game cards on no card (none) and phantoms (12 and
-    8) as before; 100 row tables (4,450,000+) 1,215 -> 1,216 and a wrong game rank fewer
-    (1 -> 0); 150 more row tables, tables of designed backs, with jokers, heaps, empty
-    tables, the real train split as photographed and at 100 px at every quarter turn and
-    the animal deck's tuning sets exactly as before (at 150 px, turned 0 degrees, a card
-    more right and a back more read on carpet). Time: 1% more per frame (median ratio 1.010 on
-    100 playing tuning tables, 1.013 on 60 animal ones, frame by frame both ways in one
-    process). Tried: the fitted sides in place of the rectangle, 300 tables 4,339 ->
+    right (14,416 and 14,453 with the side search moving the fitted sides too:
+    `sides._moved_quads`), wrong game ranks (1 and 3), game cards on no card (none) and
+    phantoms (12 and 8) as before; 100 row tables (4,450,000+) 1,215 -> 1,216 and a wrong
+    game rank fewer (1 -> 0); 150 more row tables, tables of designed backs, with jokers,
+    heaps, empty tables, the real train split as photographed and at 100 px at every quarter
+    turn and the animal deck's tuning sets exactly as before (at 150 px, turned 0 degrees, a
+    card more right and a back more read on carpet). Time: 1% more per frame (median ratio
+    1.010 on 100 playing tuning tables, 1.013 on 60 animal ones, frame by frame both ways in
+    one process). Tried: the fitted sides in place of the rectangle, 300 tables 4,339 ->
     4,333 (a partly hidden card's blob is no card's shape, and fits badly); as a quad of
     their own, each such card read twice (48 game cards "on no card" on the 2,000 tables);
-    their reading standing unsure, a blob of two touching cards read as one of them at
-    0.69 (4,201,099)."""
+    their reading standing unsure, a blob of two touching cards read as one of them at 0.69
+    (4,201,099)."""
     scaled = net_input(colour)
     maps = card_maps(colour, scaled, model)
     rough, slanted = rough_and_slanted(maps)
