@@ -425,15 +425,13 @@ def _cheapest_edge(
 
 
 def corner_skew(quad: np.ndarray) -> float:
-    """How far, in degrees, the quad's most oblique corner is from a right angle (plain
-    floats: four corners, where numpy's per-call cost would dominate)."""
+    """How far, in degrees, the quad's most oblique corner is from a right angle."""
     corners = [(float(x), float(y)) for x, y in as_quad(quad)]
     worst = 0.0
     for k, (x, y) in enumerate(corners):
         (px, py), (nx, ny) = corners[k - 1], corners[(k + 1) % 4]
-        ax, ay, bx, by = px - x, py - y, nx - x, ny - y
-        cosine = (ax * bx + ay * by) / max(math.hypot(ax, ay) * math.hypot(bx, by), 1e-9)
-        worst = max(worst, math.degrees(math.asin(min(1.0, abs(cosine)))))
+        cosine = _abs_cosine(px - x, py - y, nx - x, ny - y)
+        worst = max(worst, math.degrees(math.asin(cosine)))
     return worst
 
 
@@ -441,11 +439,18 @@ def opposite_side_angle(quad: np.ndarray) -> float:
     """The larger angle, in degrees, between the quad's two pairs of opposite sides: a card
     seen in perspective keeps them within a few degrees of parallel (at most 6.1 on 300
     rendered tuning tables, cameras tilted up to 35 degrees)."""
-    q = as_quad(quad).astype(np.float64)
-    sides = np.roll(q, -1, axis=0) - q
+    corners = [(float(x), float(y)) for x, y in as_quad(quad)]
+    ends = corners[1:] + corners[:1]
+    sides = [(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(corners, ends, strict=True)]
     worst = 0.0
     for k in (0, 1):
-        a, b = sides[k], sides[k + 2]
-        cosine = abs(float(a @ b)) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-9)
-        worst = max(worst, math.degrees(math.acos(min(1.0, cosine))))
+        cosine = _abs_cosine(*sides[k], *sides[k + 2])
+        worst = max(worst, math.degrees(math.acos(cosine)))
     return worst
+
+
+def _abs_cosine(ax: float, ay: float, bx: float, by: float) -> float:
+    """|cos| of the angle between vectors (ax, ay) and (bx, by), at most 1 (plain floats:
+    the quads' checks take four vectors, where numpy's per-call cost would dominate)."""
+    cosine = (ax * bx + ay * by) / max(math.hypot(ax, ay) * math.hypot(bx, by), 1e-9)
+    return min(1.0, abs(cosine))

@@ -167,20 +167,16 @@ def zoomed(colour: np.ndarray, found: Candidates, kept: list[CardReading]) -> Ca
     new = _new_quads(looks, found.learned, kept)
     if not new:
         return found
-    first = len(found.learned)
+    slanted = dict(found.slanted)
+    for learned_index, (_, _, index) in enumerate(new, start=len(found.learned)):
+        if index in fitted:
+            slanted[learned_index] = fitted[index] + offset
     return replace(
         found,
         learned=found.learned + [placed for placed, _, _ in new],
         rough=found.rough + [quad for _, quad, _ in new],
         zoomed=len(new),
-        slanted={
-            **found.slanted,
-            **{
-                first + k: fitted[index] + offset
-                for k, (_, _, index) in enumerate(new)
-                if index in fitted
-            },
-        },
+        slanted=slanted,
     )
 
 

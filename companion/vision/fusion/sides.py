@@ -261,30 +261,25 @@ def _agreed_game_cards(readings: Sequence[CardReading]) -> set[str]:
 
 def _moved_quads(quads: Sequence[np.ndarray], fitted: np.ndarray | None = None) -> list[np.ndarray]:
     """What the side search reads for a card outlined by `quads` (placed, rough): each of
-    them with one side moved by each of `SIDE_SHIFTS`, then those nearer square than
-    `FRAGMENT_ASPECT` grown to a card's shape (`geometry.card_shaped`), then the sides
-    fitted to its blob where it is slanted (`fitted`: `Candidates.slanted`, a turned card
-    seen steeply) with one moved likewise. Measured for the fitted sides (2026-12-06,
-    sixty-second stop; OpenCV 5.0): 2,000 playing tuning card scenes (4,200,000+,
-    4,201,000+) 14,415 -> 14,416 and 14,450 -> 14,453 cards right, the animals' 100 row
-    tables (4,450,000+) 1,255 -> 1,256, 60 playing heaps (4,400,000+) 147 -> 146 faces
-    (a 6..King); wrong game ranks, game cards on no card and phantoms as before."""
-    moved = [
-        side_moved(quad, side, shift)
-        for quad in quads
-        for side in range(4)
-        for shift in SIDE_SHIFTS
-    ]
+    them with one side moved by each of `SIDE_SHIFTS` (`_each_side_moved`), then those
+    nearer square than `FRAGMENT_ASPECT` grown to a card's shape (`geometry.card_shaped`),
+    then the sides fitted to its blob where it is slanted (`fitted`: `Candidates.slanted`,
+    a turned card seen steeply) with one moved likewise. Measured for the fitted sides
+    (2026-12-06, sixty-second stop; OpenCV 5.0): 2,000 playing tuning card scenes
+    (4,200,000+, 4,201,000+) 14,415 -> 14,416 and 14,450 -> 14,453 cards right, the
+    animals' 100 row tables (4,450,000+) 1,255 -> 1,256, 60 playing heaps (4,400,000+)
+    147 -> 146 faces (a 6..King); wrong game ranks, game cards on no card and phantoms as
+    before."""
+    moved = [quad for outline in quads for quad in _each_side_moved(outline)]
     shaped = [
         shaped
         for quad in quads
         if quad_aspect(quad) < FRAGMENT_ASPECT
         for shaped in card_shaped(quad)
     ]
-    if fitted is None:
-        return moved + shaped
-    return (
-        moved
-        + shaped
-        + [side_moved(fitted, side, shift) for side in range(4) for shift in SIDE_SHIFTS]
-    )
+    return moved + shaped + ([] if fitted is None else _each_side_moved(fitted))
+
+
+def _each_side_moved(quad: np.ndarray) -> list[np.ndarray]:
+    """`quad` with each of its sides moved by each of `SIDE_SHIFTS`, one at a time."""
+    return [side_moved(quad, side, shift) for side in range(4) for shift in SIDE_SHIFTS]
