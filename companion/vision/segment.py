@@ -338,9 +338,13 @@ def _blob_quads(
     return np.stack([rectangle for rectangle, _ in kept]).astype(np.float32), slanted
 
 
+# a grown blob: its rectangle, and the sides fitted to it where it is slanted (`_slanted`)
+_Blob = tuple[np.ndarray, np.ndarray | None]
+
+
 def _grown_quads(
     card: np.ndarray, seeds: np.ndarray, lengths: tuple[float, float]
-) -> tuple[np.ndarray, list]:
+) -> tuple[np.ndarray, list[_Blob | None]]:
     """The seeds' labels, and per seed (label 1, 2, ...) its grown blob's rectangle and
     the sides fitted to the blob where it is slanted (else None: `_slanted`), or None
     where the blob is no card's shape (its length outside `lengths`, map pixels)."""
@@ -358,9 +362,9 @@ def _grown_quads(
     to_core[nearest[inside]] = labels[inside]
     card_mask = card > CARD_LEVEL
     min_len, max_len = lengths
-    quads: list[np.ndarray | None] = []
+    blobs: list[_Blob | None] = []
     for index in range(1, count):
-        quads.append(None)
+        blobs.append(None)
         x, y, w, h, area = stats[index]
         if area < 4:
             continue
@@ -393,8 +397,8 @@ def _grown_quads(
             continue
         if area < MIN_FILL * rw * rh:
             continue
-        quads[-1] = (cv2.boxPoints(((cx, cy), (rw, rh), angle)), _slanted(outline, area, fill))
-    return labels, quads
+        blobs[-1] = (cv2.boxPoints(((cx, cy), (rw, rh), angle)), _slanted(outline, area, fill))
+    return labels, blobs
 
 
 def _slanted(outline: np.ndarray, area: int, fill: float) -> np.ndarray | None:
