@@ -269,7 +269,6 @@ def probabilities(logits: np.ndarray) -> np.ndarray:
     return np.reciprocal(probabilities, out=probabilities)
 
 
-@timed("rough quads")
 def rough_quads(
     maps: CardMaps, frame_side: int | None = None, min_length: float = MIN_LENGTH_FRACTION
 ) -> np.ndarray:
@@ -281,6 +280,7 @@ def rough_quads(
     return rough_and_slanted(maps, frame_side, min_length)[0]
 
 
+@timed("rough quads")
 def rough_and_slanted(
     maps: CardMaps, frame_side: int | None = None, min_length: float = MIN_LENGTH_FRACTION
 ) -> tuple[np.ndarray, dict[int, np.ndarray]]:

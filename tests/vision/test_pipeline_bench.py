@@ -40,6 +40,15 @@ def test_vision_bench_prints_every_figure(capsys):
     assert status == 0
     assert figures["synthetic animals"]["images"] == 1
     assert figures["synthetic animals"]["cards"] > 0
+    # one table, shaken or steady: counted on one side, the other side empty
+    steadiness = [
+        figures["synthetic animals"][key]
+        for key in (
+            "frames shaken 5 px or more, cards read right",
+            "the other frames, cards read right",
+        )
+    ]
+    assert sorted(share.endswith(" on 0 frames") for share in steadiness) == [False, True]
     assert figures["median ms per frame"] > 0
     assert figures["empty tables"]["images"] == 1
     # the figures hold for these versions; another OpenCV draws the scenes' text otherwise
@@ -126,6 +135,7 @@ def test_vision_bench_scores_rows_of_cards_touching_or_overlapping(capsys):
         rows = _only(capsys, deck, "--rows", 1)[f"rows touching or overlapping, {deck}"]
         assert rows["images"] == 1 and rows["cards"] > 0
         assert 0 <= rows["found and read right"] <= rows["cards"]
+        assert "the other frames, cards read right" in rows
         assert rows["median ms per frame"] > 0
     assert HELD_OUT_SEED + 500_000 < ROW_SEED < ROW_SEED + ROW_ANIMAL_OFFSET < HEAP_SEED
     assert main(["bench", "vision", "--rows", "-1"]) == 2
@@ -210,6 +220,29 @@ def test_tally_counts_misreads_and_phantoms():
     assert summary["phantoms"] == 1
     assert summary["phantoms lying mostly on part of a card"] == 0  # it lies on the table
     assert summary["game cards on no card"] == 0  # the phantom is a back
+
+
+def test_tally_counts_the_shaken_frames_apart_where_their_shake_is_known() -> None:
+    """A table whose frame is smeared by `SHAKEN` px or more counts its cards apart from
+    the steady tables'; tables of unknown shake (real photos, heaps) add no such figures."""
+    from companion.vision.bench.tallies import SHAKEN
+    from companion.vision.synth import CardSpec, CardTruth
+
+    square = np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32)
+    truth = CardTruth(square, "up", 2, None, "wolf", 1.0, CardSpec())
+    right = CardReading(square + 1, "up", 2, None, "wolf", 0.9)
+    unsure = CardReading(square + 1, "up", None, None, "other", 0.3)
+    unknown = Tally()
+    unknown.add_scene([right], [None], [truth])
+    assert not any("shaken" in key for key in unknown.summary())
+    tally = Tally()
+    tally.add_scene([right], [None], [truth], shake=0.0)
+    tally.add_scene([unsure], [None], [truth], shake=SHAKEN - 0.5)
+    tally.add_scene([unsure], [None], [truth], shake=SHAKEN)
+    summary = tally.summary()
+    assert summary["found and read right"] == 1
+    assert summary["frames shaken 5 px or more, cards read right"] == "0 of 1 (0.00%) on 1 frame"
+    assert summary["the other frames, cards read right"] == "1 of 2 (50.00%) on 2 frames"
 
 
 def test_a_reading_stands_for_the_card_it_overlaps_most() -> None:

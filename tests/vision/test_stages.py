@@ -60,7 +60,7 @@ def test_the_benchmark_reports_each_stage_of_a_frame_and_the_rest() -> None:
     readings, _ = timed_read("playing-cards", image, times, "both", per_frame)
     assert [r.label for r in readings] == ["2 of clubs"]
     (frame,) = per_frame
-    assert {"finder net", "reader nets", "placing quads", REST} <= set(frame)
+    assert {"finder net", "rough quads", "reader nets", "placing quads", REST} <= set(frame)
     assert IN_DOUBT_STAGE not in frame  # one card read for sure: the first look settles it
     assert all(ms >= 0 for ms in frame.values())
     means = stage_means([frame, Counter({"finder net": 2.0, REST: 1.0})])

@@ -10,6 +10,8 @@ Figures (targets from issue 3):
   issue's size range (`MIN_CARD_LENGTH` and up); misreads as another game rank are
   counted apart because they are the errors that spoil a game, and so are game cards
   read where no card matches (a phantom, or a quad on part of a card: a pip as an Ace);
+  and apart for the frames shaken by `tallies.SHAKEN` px of motion blur or more and the
+  others (the renderer shakes some tables: most cards lost lie on those);
 - phantoms: readings on empty tables (things, hands, no cards), per image (target < 0.01),
   and readings on card scenes that match no card (overlap every card by less than IoU
   0.3), with those lying mostly on part of a card counted apart: the part in sight of a
@@ -114,8 +116,7 @@ from .scenes import (
     designed_back_scenes,
     empty_tables,
     heap_scenes,
-    row_scenes,
-    synthetic_scenes,
+    rendered_tables,
 )
 from .tallies import HeapTally, Tally
 from .timing import doubt_figures, pipeline_for, stage_means, timed_read
@@ -261,8 +262,9 @@ def main(args: argparse.Namespace) -> int:
             return 2
     for deck in decks:
         tally = Tally()
-        for image, truths in synthetic_scenes(deck, args.scenes, HELD_OUT_SEED):
-            tally.add_scene(*timed_read(deck, image, times, args.finder, stage_times), truths)
+        for image, truths, shake in rendered_tables(deck, args.scenes, HELD_OUT_SEED):
+            readings, seated = timed_read(deck, image, times, args.finder, stage_times)
+            tally.add_scene(readings, seated, truths, shake)
         figures[f"synthetic {deck}"] = tally.summary()
     if times:
         figures["median ms per frame"] = round(statistics.median(times), 2)
@@ -320,8 +322,9 @@ def main(args: argparse.Namespace) -> int:
     if args.rows:
         for deck in decks:
             rows, row_times = Tally(), []
-            for image, truths in row_scenes(deck, args.rows, ROW_SEED):
-                rows.add_scene(*timed_read(deck, image, row_times, args.finder), truths)
+            for image, truths, shake in rendered_tables(deck, args.rows, ROW_SEED, rows=True):
+                readings, seated = timed_read(deck, image, row_times, args.finder)
+                rows.add_scene(readings, seated, truths, shake)
             # such tables cost more than the card scenes (the first look leaves most in doubt)
             figures[f"rows touching or overlapping, {deck}"] = {
                 **rows.summary(),

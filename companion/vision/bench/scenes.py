@@ -73,10 +73,20 @@ def synthetic_scenes(
     `first_seed` (the benchmark's from HELD_OUT_SEED; an animal deck's ANIMAL_SEED_OFFSET
     further on). `one_deck` False: playing cards drawn as until 2026-12-06, a card
     sometimes twice (the tables the figures recorded until then were measured on)."""
+    for image, truths, _ in rendered_tables(deck, count, first_seed, one_deck=one_deck):
+        yield image, truths
+
+
+def rendered_tables(
+    deck: str, count: int, first_seed: int, *, rows: bool = False, one_deck: bool = True
+) -> Iterator[tuple[np.ndarray, list, float]]:
+    """The tables `table_specs` draws, rendered: each frame, its truths and its motion
+    blur in pixels (a shaken camera, which the benchmark counts apart)."""
     from companion.vision.synth import render_scene
 
-    for spec in table_specs(deck, count, first_seed, one_deck=one_deck):
-        yield render_scene(spec)
+    for spec in table_specs(deck, count, first_seed, rows=rows, one_deck=one_deck):
+        image, truths = render_scene(spec)
+        yield image, truths, spec.motion_blur
 
 
 def empty_tables(count: int, first_seed: int = EMPTY_SEED) -> Iterator[tuple[np.ndarray, list]]:
@@ -97,10 +107,8 @@ def row_scenes(
     players, each row's cards touching or overlapping their neighbour by up to 30% of a
     card's width (`random_scene(..., layout="rows")`), with their truths; an animal deck's
     ROW_ANIMAL_OFFSET further on. `one_deck` as for `synthetic_scenes`."""
-    from companion.vision.synth import render_scene
-
-    for spec in table_specs(deck, count, first_seed, rows=True, one_deck=one_deck):
-        yield render_scene(spec)
+    for image, truths, _ in rendered_tables(deck, count, first_seed, rows=True, one_deck=one_deck):
+        yield image, truths
 
 
 def heap_scenes(count: int, first_seed: int) -> Iterator[tuple[np.ndarray, list]]:

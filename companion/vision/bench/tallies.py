@@ -19,6 +19,11 @@ VISIBLE = 0.75  # cards at least this uncovered must be found and read
 # smaller cards, so the accuracy is given for all cards and for those in that range.
 MIN_CARD_LENGTH = 60.0
 MATCH_IOU = 0.5  # a reading is a truth's when their quads overlap this much
+# A table whose frame the renderer smeared by this many pixels of motion blur or more (a
+# camera shaken, a bumped table) is counted apart as well (`Tally.add_scene`'s `shake`):
+# most cards the pipeline loses lie on such frames (models/README.md, "Sixty-fourth
+# stop"), which a camera over a table shows only while it is shaken.
+SHAKEN = 5.0
 # A face's index is in sight where no later card covers this point of its corner patch
 # (as fractions of the card's width and length from the index corner).
 INDEX_POINT = (0.12, 0.12)
@@ -34,7 +39,15 @@ class Tally:
     def __init__(self) -> None:
         self.counts: Counter = Counter()
 
-    def add_scene(self, readings: Sequence, seats: Sequence, truths: Sequence) -> None:
+    def add_scene(
+        self,
+        readings: Sequence,
+        seats: Sequence,
+        truths: Sequence,
+        shake: float | None = None,
+    ) -> None:
+        """Score one table; `shake`: its motion blur in pixels, where known (a rendered
+        table's spec), to count the frames shaken by `SHAKEN` or more apart."""
         del seats  # timed with the readings; the seat of a truth is not rendered
         from companion.vision.geometry import quad_cover, quad_iou, quad_long_side
 
@@ -42,10 +55,16 @@ class Tally:
         matched = {best for best in matches if best is not None}
         c = self.counts
         c["images"] += 1
+        steadiness = None if shake is None else "shaken" if shake >= SHAKEN else "steady"
+        if steadiness is not None:
+            c[f"{steadiness} frames"] += 1
         for truth, best in zip(truths, matches, strict=True):
             if truth.visible < VISIBLE:
                 continue  # mostly hidden: may be found or not, never a phantom
             c["cards"] += 1
+            if steadiness is not None:
+                c[f"{steadiness} cards"] += 1
+                c[f"{steadiness} right"] += best is not None and reads_truth(readings[best], truth)
             c["face down"] += truth.face == "down"
             in_range = quad_long_side(truth.corners) >= MIN_CARD_LENGTH
             c["cards in range"] += in_range
@@ -99,7 +118,26 @@ class Tally:
             "phantoms": c["phantoms"],
             "phantoms per image": round(c["phantoms"] / max(1, c["images"]), 4),
             "phantoms lying mostly on part of a card": c["phantoms on part of a card"],
+            **self._by_steadiness(),
         }
+
+    def _by_steadiness(self) -> dict[str, object]:
+        """Cards read right on the frames shaken by `SHAKEN` px or more and on the others,
+        where the tables' shake was given."""
+        c = self.counts
+        if not c["shaken frames"] + c["steady frames"]:
+            return {}
+        return {
+            f"frames shaken {SHAKEN:g} px or more, cards read right": _share(c, "shaken"),
+            "the other frames, cards read right": _share(c, "steady"),
+        }
+
+
+def _share(c: Counter, steadiness: str) -> str:
+    """'R of N (P%) on F frames' for the cards of the `steadiness` frames."""
+    right, cards, frames = (c[f"{steadiness} {what}"] for what in ("right", "cards", "frames"))
+    plural = "" if frames == 1 else "s"
+    return f"{right} of {cards} ({100 * right / max(1, cards):.2f}%) on {frames} frame{plural}"
 
 
 def match_truths(readings: Sequence, truths: Sequence) -> list[int | None]:
