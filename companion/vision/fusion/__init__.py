@@ -104,13 +104,18 @@ On every frame, last, a back stands only where its quad shows a card's outline o
 sides (`outlines.outlined_backs`): a patch of carpet or cloth, which the readers can take
 for a back of some design, shows the same texture on both sides of its quad's sides.
 
+After all that, a frame in doubt that a shaken camera smeared (`shake.shake_of`) is read
+again, steadied, by all of the above (`steadied.steadied_cards`), and a card read there
+stands where the frame itself read none.
+
 Where each part lives: `finders.py` (the looks: the learned finder, its second look, the
 edge finder), `candidates.py` (what they found; twins), `reading.py` (each quad read once a
 frame; `FrameReads`, a frame's readings as the searches after them share them), `picking.py`
 (one reading per card), `doubt.py` (what leaves doubt, and where), `sides.py` (the side
 search), `pairs.py` (two cards outlined as one), `cut_out.py` (a card outlined with part of
 its neighbour), `indices.py` (cards read from a corner index), `parts.py` (uncovered card
-pixels; pieces of cards), `outlines.py` (backs that show no outline), `levels.py` (the
+pixels; pieces of cards), `steadied.py` (a shaken frame read again steadied),
+`outlines.py` (backs that show no outline), `levels.py` (the
 confidence levels they all share). Each rule's constant, with the figures measured for it,
 lies in the module of that rule.
 
@@ -143,14 +148,17 @@ from .picking import pick_readings
 from .plain_backs import plain_backs
 from .reading import FrameReads, read_at, read_quads
 from .sides import side_search
+from .steadied import steadied_cards
 
 __all__ = ["Candidates", "find_candidates", "pick_readings", "read_cards"]
 
 
-def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
+def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> list[CardReading]:
     """Every card in `image` (BGR uint8), read by `reader`: found by the learned finder
     (its net chosen by the deck: `segment.frame_model`), where it leaves doubt by the edge
-    finder too (`in_doubt`), and for a playing deck by its corner index."""
+    finder too (`in_doubt`), and for a playing deck by its corner index; where a frame in
+    doubt is shaken, by reading it steadied too (`steadied_cards`), unless it is
+    `steady` (a frame steadied already)."""
     colour = as_bgr(image)
     found = learned_candidates(colour, frame_model(reader.deck))
     known: dict[bytes, CardReading] = {}
@@ -167,7 +175,10 @@ def read_cards(image: np.ndarray, reader: CardReader) -> list[CardReading]:
         if seen is not None:
             hits += close_indices(colour, sx, sy, seen)
         kept = index_cards(image, reader, hits, kept, found.maps)
-    return outlined_backs(colour, without_parts(outlined_parts(image, reader, found, kept)))
+    kept = outlined_backs(colour, without_parts(outlined_parts(image, reader, found, kept)))
+    if steady:
+        return kept
+    return kept + steadied_cards(colour, kept, lambda frame: read_cards(frame, reader, True))
 
 
 def _with_slanted(

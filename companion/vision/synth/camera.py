@@ -12,6 +12,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from ..shake import Shake, line_kernel
 from .spec import Light
 
 _GRID = 8  # light map resolution divisor
@@ -125,16 +126,9 @@ def add_glare(img: np.ndarray, light: Light) -> None:
 
 
 def motion_kernel(length: float, angle: float) -> np.ndarray:
-    """A normalised line kernel for motion blur of `length` pixels at `angle` degrees."""
-    n = max(3, math.ceil(length) | 1)
-    k = np.zeros((n, n), np.float32)
-    c = n // 2
-    dx, dy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    half = length / 2.0
-    p0 = (round(c - dx * half), round(c - dy * half))
-    p1 = (round(c + dx * half), round(c + dy * half))
-    cv2.line(k, p0, p1, 1.0, 1, cv2.LINE_AA)
-    return k / k.sum()
+    """A normalised line kernel for motion blur of `length` pixels at `angle` degrees: the
+    smear the pipeline undoes on a shaken frame (`vision.shake.line_kernel`)."""
+    return line_kernel(Shake(length, angle))
 
 
 _NOISE_PAD = 64
