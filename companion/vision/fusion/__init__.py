@@ -105,8 +105,9 @@ sides (`outlines.outlined_backs`): a patch of carpet or cloth, which the readers
 for a back of some design, shows the same texture on both sides of its quad's sides.
 
 After all that, a frame in doubt that a shaken camera smeared (`shake.shake_of`) is read
-again, steadied, by all of the above (`steadied.steadied_cards`), and a card read there
-stands where the frame itself read none.
+again, steadied, by all of the above (`steadied.steadied_cards`), and a back or a 6..King
+read there stands where the frame itself read none (never a game card: `steadied.py`
+says why).
 
 Where each part lives: `finders.py` (the looks: the learned finder, its second look, the
 edge finder), `candidates.py` (what they found; twins), `reading.py` (each quad read once a
@@ -178,7 +179,7 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
     kept = outlined_backs(colour, without_parts(outlined_parts(image, reader, found, kept)))
     if steady:
         return kept
-    return kept + steadied_cards(colour, kept, lambda frame: read_cards(frame, reader, True))
+    return kept + steadied_cards(colour, kept, lambda frame: read_cards(frame, reader, steady=True))
 
 
 def _with_slanted(

@@ -2,7 +2,8 @@
 
 A frame in doubt that a shaken camera smeared (`vision.shake.shake_of`) is deconvolved
 (`shake.steadied`) and read again as a whole; a back or a 6..King read there at SETTLED
-or more stands where no reading of the frame lies (`NEW_CARD_IOU`).
+or more stands where no reading of the frame lies (`levels.SAME_CARD`: none overlaps it
+that much).
 
 Why so little of it: the smear's length is estimated within about a pixel, and a frame
 deconvolved a pixel off reads worse than the smeared one (it rings), so the steadied
@@ -25,10 +26,7 @@ from ..geometry import quad_iou
 from ..shake import shake_of, steadied
 from ..stages import timed
 from ..types import CardReading
-from .levels import SETTLED
-
-# A card of the steadied frame is new where it overlaps every reading of the frame less.
-NEW_CARD_IOU = 0.3
+from .levels import SAME_CARD, SETTLED
 
 
 @timed("steadying a shaken frame")
@@ -47,5 +45,5 @@ def steadied_cards(
         for reading in read(steadied(image, shake))
         if reading.rank is None
         and reading.confidence >= SETTLED
-        and all(quad_iou(reading.corners, other.corners) < NEW_CARD_IOU for other in kept)
+        and all(quad_iou(reading.corners, other.corners) < SAME_CARD for other in kept)
     ]
