@@ -16,7 +16,7 @@ strokes and the finders' quads grow past the cards.
 
 A steadied frame is never read in place of the frame: its deconvolution is only as good
 as the estimate (a pixel off in length reads worse than the smeared frame), so the fusion
-takes from it only cards where the frame itself read none (`fusion.steadied`).
+takes from it only backs and 6..Kings where the frame itself read none (`fusion.steadied`).
 """
 
 from __future__ import annotations
