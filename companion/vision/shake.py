@@ -121,8 +121,10 @@ def _weakest_direction(grey: np.ndarray) -> tuple[float, float]:
     theta = np.radians(np.arange(0.0, 180.0, 3.0))
     weights = np.stack([np.cos(theta) ** 2, 2 * np.cos(theta) * np.sin(theta), np.sin(theta) ** 2])
     energy = np.einsum("in,ij,jn->n", weights, products, weights)
+    if energy.max() <= 1e-6:  # a blank picture: no detail, nothing smeared
+        return 1.0, 0.0
     weakest = int(energy.argmin())
-    return float(energy[weakest] / max(energy.max(), 1e-9)), float(np.degrees(theta[weakest]))
+    return float(energy[weakest] / energy.max()), float(np.degrees(theta[weakest]))
 
 
 def _cepstrum_trough(grey: np.ndarray) -> tuple[float, float]:
@@ -132,7 +134,7 @@ def _cepstrum_trough(grey: np.ndarray) -> tuple[float, float]:
     window = cv2.createHanningWindow((grey.shape[1], grey.shape[0]), cv2.CV_32F)
     spectrum = cv2.dft((grey - grey.mean()) * window, flags=cv2.DFT_COMPLEX_OUTPUT)
     magnitude = cv2.magnitude(spectrum[..., 0], spectrum[..., 1])
-    log_magnitude = np.log(magnitude + 1e-3 * float(magnitude.mean()))
+    log_magnitude = np.log(magnitude + 1e-3 * float(magnitude.mean()) + 1e-9)
     # log |F| is even, so its transform is real: the forward one serves as the inverse
     cepstrum = cv2.dft(log_magnitude, flags=cv2.DFT_COMPLEX_OUTPUT)[..., 0] / log_magnitude.size
     cepstrum = np.fft.fftshift(cepstrum)

@@ -39,6 +39,13 @@ def test_a_steady_table_is_not_shaken() -> None:
     assert shake.shake_of(_table()) is None
 
 
+def test_a_blank_or_tiny_picture_is_not_shaken(recwarn) -> None:
+    """No detail, nothing smeared: no division by zero, no warning."""
+    assert shake.shake_of(np.full((720, 1280, 3), 120, np.uint8)) is None
+    assert shake.shake_of(np.zeros((20, 30, 3), np.uint8)) is None
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
 def test_a_shaken_table_gives_its_smear_length_and_angle() -> None:
     found = shake.shake_of(_table(motion_blur=8.0, motion_angle=30.0))
     assert found is not None
