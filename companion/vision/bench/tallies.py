@@ -64,7 +64,6 @@ class Tally:
             c["cards"] += 1
             if steadiness is not None:
                 c[f"{steadiness} cards"] += 1
-                c[f"{steadiness} right"] += best is not None and reads_truth(readings[best], truth)
             c["face down"] += truth.face == "down"
             in_range = quad_long_side(truth.corners) >= MIN_CARD_LENGTH
             c["cards in range"] += in_range
@@ -77,6 +76,8 @@ class Tally:
                 c["right"] += 1
                 c["right in range"] += in_range
                 c["face down right"] += truth.face == "down"
+                if steadiness is not None:
+                    c[f"{steadiness} right"] += 1
             elif reading.rank is not None:
                 c["misread as a game rank"] += 1
             else:
