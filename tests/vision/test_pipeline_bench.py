@@ -295,6 +295,24 @@ def test_tally_counts_a_game_card_read_on_part_of_another_card() -> None:
     assert summary["game cards on no card"] == 1
 
 
+def test_tally_takes_a_card_read_right_from_its_part_in_sight_for_no_phantom() -> None:
+    """A 3 half under its neighbour, its part in sight outlined and read as the 3: the
+    game takes it as just what it is; read twice (its whole quad too), once is too many."""
+    import numpy as np
+
+    from companion.vision.synth import CardSpec, CardTruth
+
+    three = np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32)
+    part = np.array([[0, 0], [50, 0], [50, 30], [0, 30]], np.float32)
+    truth = CardTruth(three, "up", 3, "spades", "3 of spades", 0.45, CardSpec())
+    on_part = CardReading(part, "up", 3, "spades", "3 of spades", 0.9)
+    whole = CardReading(three, "up", 3, "spades", "3 of spades", 0.9)
+    for readings, phantom_game_cards in (([on_part], 0), ([on_part, whole], 1)):
+        tally = Tally()
+        tally.add_scene(readings, [None] * len(readings), [truth])
+        assert tally.summary()["game cards on no card"] == phantom_game_cards
+
+
 def test_tally_gives_the_accuracy_of_cards_in_the_issues_size_range_apart():
     import numpy as np
 

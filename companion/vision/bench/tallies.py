@@ -19,6 +19,8 @@ VISIBLE = 0.75  # cards at least this uncovered must be found and read
 # smaller cards, so the accuracy is given for all cards and for those in that range.
 MIN_CARD_LENGTH = 60.0
 MATCH_IOU = 0.5  # a reading is a truth's when their quads overlap this much
+# A reading matched to no card lies on part of one where this much of its quad lies on it.
+ON_PART = 0.5
 # A table whose frame the renderer smeared by this many pixels of motion blur or more (a
 # camera shaken, a bumped table) is counted apart as well (`Tally.add_scene`'s `shake`):
 # most cards the pipeline loses lie on such frames (models/README.md, "Sixty-fourth
@@ -86,17 +88,22 @@ class Tally:
         for index, reading in enumerate(readings):
             if index in matched:
                 continue
+            covers = [quad_cover(reading.corners, t.corners) for t in truths]
             # a game card read where none lies, even on part of another card (a pip read
-            # as an Ace): the game would take it as played
-            c["game cards on no card"] += reading.rank is not None
+            # as an Ace): the game would take it as played; but not one that names the
+            # card it lies on, read from its part in sight and standing alone for it (a
+            # card half under its neighbour, its quad outlining the part in sight)
+            c["game cards on no card"] += reading.rank is not None and not any(
+                cover >= ON_PART and best is None and reads_truth(reading, truth)
+                for cover, truth, best in zip(covers, truths, matches, strict=True)
+            )
             overlaps = [quad_iou(reading.corners, t.corners) for t in truths]
             if max(overlaps, default=0.0) < 0.3:
                 c["phantoms"] += 1
                 # most of it on one card: its part in sight (a card mostly hidden under
                 # another), or a strip of a card read twice; counted apart so that the
                 # things taken for cards stand out
-                covers = [quad_cover(reading.corners, t.corners) for t in truths]
-                c["phantoms on part of a card"] += max(covers, default=0.0) >= 0.5
+                c["phantoms on part of a card"] += max(covers, default=0.0) >= ON_PART
 
     def summary(self) -> dict[str, object]:
         c = self.counts
