@@ -102,7 +102,11 @@ read for sure lying mostly on a card read so and much larger (`without_parts`).
 
 On every frame, last, a back stands only where its quad shows a card's outline on two
 sides (`outlines.outlined_backs`): a patch of carpet or cloth, which the readers can take
-for a back of some design, shows the same texture on both sides of its quad's sides.
+for a back of some design, shows the same texture on both sides of its quad's sides. And
+two backs read on the two halves of one card, touching end to end, each half a card
+long, the print running on across where they meet, are that one card
+(`back_halves.joined_backs`); a game card read twice, on two quads over the same card,
+stands once (`twice.once_each`: each player holds one card of each rank).
 
 After all that, a frame in doubt that a shaken camera smeared (`shake.shake_of`) is read
 again, steadied, by all of the above (`steadied.steadied_cards`), and a back or a 6..King
@@ -116,7 +120,8 @@ frame; `FrameReads`, a frame's readings as the searches after them share them), 
 search), `pairs.py` (two cards outlined as one), `cut_out.py` (a card outlined with part of
 its neighbour), `indices.py` (cards read from a corner index), `parts.py` (uncovered card
 pixels; pieces of cards), `steadied.py` (a shaken frame read again steadied),
-`outlines.py` (backs that show no outline), `levels.py` (the
+`outlines.py` (backs that show no outline), `back_halves.py` (one back read as two),
+`twice.py` (a game card read twice), `levels.py` (the
 confidence levels they all share). Each rule's constant, with the figures measured for it,
 lies in the module of that rule.
 
@@ -136,6 +141,7 @@ from ..detect import as_bgr
 from ..read import CardReader
 from ..segment import frame_model
 from ..types import CardReading
+from .back_halves import joined_backs
 from .candidates import Candidates
 from .cut_out import cut_out_cards
 from .doubt import in_doubt, unexplained
@@ -150,6 +156,7 @@ from .plain_backs import plain_backs
 from .reading import FrameReads, read_at, read_quads
 from .sides import side_search
 from .steadied import steadied_cards
+from .twice import once_each
 
 __all__ = ["Candidates", "find_candidates", "pick_readings", "read_cards"]
 
@@ -165,7 +172,7 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
     known: dict[bytes, CardReading] = {}
     kept = _read_found(image, reader, found, known) if found.quads else []
     if not in_doubt(found, kept):
-        return outlined_backs(colour, plain_backs(colour, reader, kept))
+        return _finished(colour, plain_backs(colour, reader, kept))
     found = with_edges(colour, zoomed(colour, found, kept), reader.deck.plain_back)
     kept = _read_found(image, reader, found, known, search_sides=True) if found.quads else []
     region = unexplained(found, kept) if reader.deck.kind == PLAYING_CARDS else None
@@ -176,10 +183,17 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
         if seen is not None:
             hits += close_indices(colour, sx, sy, seen)
         kept = index_cards(image, reader, hits, kept, found.maps)
-    kept = outlined_backs(colour, without_parts(outlined_parts(image, reader, found, kept)))
+    kept = _finished(colour, without_parts(outlined_parts(image, reader, found, kept)))
     if steady:
         return kept
     return kept + steadied_cards(colour, kept, lambda frame: read_cards(frame, reader, steady=True))
+
+
+def _finished(colour: np.ndarray, kept: list[CardReading]) -> list[CardReading]:
+    """What every frame's readings pass last: backs that show no card's outline dropped
+    (`outlined_backs`), one back read as two joined (`joined_backs`), a game card read
+    twice standing once (`once_each`)."""
+    return once_each(joined_backs(colour, outlined_backs(colour, kept)))
 
 
 def _with_slanted(
