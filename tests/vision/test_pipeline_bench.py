@@ -295,6 +295,27 @@ def test_tally_counts_a_game_card_read_on_part_of_another_card() -> None:
     assert summary["game cards on no card"] == 1
 
 
+def test_tally_counts_a_wrong_game_rank_on_a_card_mostly_hidden() -> None:
+    """A wolf 55% in sight need not be found, but read as a mouse it is a wrong game rank:
+    the game would take the mouse as revealed."""
+    import numpy as np
+
+    from companion.vision.synth import CardSpec, CardTruth
+
+    wolf = np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32)
+    truth = CardTruth(wolf, "up", 2, None, "wolf", 0.55, CardSpec())
+    for reading, wrong in (
+        (CardReading(wolf, "up", 5, None, "mouse", 0.8), 1),
+        (CardReading(wolf, "up", 2, None, "wolf", 0.8), 0),
+        (CardReading(wolf, "up", None, None, "other", 0.3), 0),
+    ):
+        tally = Tally()
+        tally.add_scene([reading], [None], [truth])
+        summary = tally.summary()
+        assert summary["cards"] == 0 and summary["misread as a game rank"] == wrong
+        assert summary["of them on a card under 75% in sight"] == wrong
+
+
 def test_tally_takes_a_card_read_right_from_its_part_in_sight_for_no_phantom() -> None:
     """A 3 half under its neighbour, its part in sight outlined and read as the 3: the
     game takes it as just what it is; read twice (its whole quad too), once is too many."""

@@ -62,7 +62,12 @@ class Tally:
             c[f"{steadiness} frames"] += 1
         for truth, best in zip(truths, matches, strict=True):
             if truth.visible < VISIBLE:
-                continue  # mostly hidden: may be found or not, never a phantom
+                # mostly hidden: may be found or not, never a phantom; but a game rank read
+                # wrong on it is one all the same (the game would take it as revealed)
+                if best is not None and _misread_game_rank(readings[best], truth):
+                    c["misread as a game rank"] += 1
+                    c["misread, mostly hidden"] += 1
+                continue
             c["cards"] += 1
             if steadiness is not None:
                 c[f"{steadiness} cards"] += 1
@@ -80,7 +85,7 @@ class Tally:
                 c["face down right"] += truth.face == "down"
                 if steadiness is not None:
                     c[f"{steadiness} right"] += 1
-            elif reading.rank is not None:
+            elif _misread_game_rank(reading, truth):
                 c["misread as a game rank"] += 1
             else:
                 c["unread"] += 1
@@ -121,6 +126,7 @@ class Tally:
             "face-down cards read as backs": f"{c['face down right']} of {c['face down']}",
             "found rate": round(c["found"] / cards, 4),
             "misread as a game rank": c["misread as a game rank"],
+            f"of them on a card under {VISIBLE:.0%} in sight": c["misread, mostly hidden"],
             "game cards on no card": c["game cards on no card"],
             "unread": c["unread"],
             "phantoms": c["phantoms"],
@@ -186,6 +192,11 @@ def best_pairs_first(
                 matches[card] = reading
                 used.add(reading)
     return matches
+
+
+def _misread_game_rank(reading: CardReading, truth: CardTruth) -> bool:
+    """Whether `reading`, standing for `truth`, names a game card it is not."""
+    return reading.rank is not None and not reads_truth(reading, truth)
 
 
 def reads_truth(reading: CardReading, truth: CardTruth) -> bool:
