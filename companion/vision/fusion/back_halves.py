@@ -8,8 +8,8 @@ tuning row tables: 4,450,004, a back 97 px long, 72% of it in sight, read as two
 53 and 59 px long.
 
 Two backs stand as one, on the rectangle round both (`_joined`), where:
-- each is at most `PART` of the length of the nearest other card read for sure (one
-  deck's cards lie at one size);
+- each is at most `PART` of the length of the nearest card read for sure that is no
+  such short back (one deck's cards lie at one size);
 - round both, the rectangle is a card's length (`WHOLE`, of that card's) and the two
   fill `FILL` of it: they touch, end to end;
 - neither of the sides they turn to each other steps alike (`SEAM_ALIKE`, the
