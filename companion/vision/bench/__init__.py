@@ -8,8 +8,10 @@ Figures (targets from issue 3):
 - held-out synthetic scenes: cards found AND read right (face, rank, suit), counting
   every card at least `VISIBLE` uncovered (target 99.5%), and apart for the cards of the
   issue's size range (`MIN_CARD_LENGTH` and up); misreads as another game rank are
-  counted apart because they are the errors that spoil a game, and so are game cards
-  read where no card matches (a phantom, or a quad on part of a card: a pip as an Ace);
+  counted apart because they are the errors that spoil a game (on mostly hidden cards
+  too, and those apart again), and so are game cards read where no card matches (a
+  phantom, or a quad on part of a card: a pip as an Ace; not a card read right from its
+  part in sight);
   and apart for the frames shaken by `tallies.SHAKEN` px of motion blur or more and the
   others (the renderer shakes some tables: most cards lost lie on those);
 - phantoms: readings on empty tables (things, hands, no cards), per image (target < 0.01),

@@ -35,8 +35,9 @@ HEAP_MATCH_IOU = 0.3
 
 
 class Tally:
-    """Counts over synthetic scenes: found, read right, misread, phantoms, and game cards
-    read on no card (a phantom, or a quad on part of a card matched to none)."""
+    """Counts over synthetic scenes: found, read right, misread (mostly hidden cards
+    too), phantoms, and game cards read on no card (a phantom, or a quad on part of a card
+    matched to none that does not name that card)."""
 
     def __init__(self) -> None:
         self.counts: Counter = Counter()

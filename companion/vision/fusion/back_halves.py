@@ -54,6 +54,8 @@ def joined_backs(image: np.ndarray, readings: list[CardReading]) -> list[CardRea
     whole_cards = [k for k in sure if k not in short]  # the cards that size a part
     if len(short) < 2 or not whole_cards:
         return readings
+    # `geometry.nearest_card` for every short back at once: called per back it took 0.28
+    # ms a frame instead of 0.11 (median, 60 playing tuning scenes), on every frame
     centres = corners.mean(axis=1)
     apart = np.linalg.norm(centres[short][:, None] - centres[whole_cards][None], axis=2)
     card_length = dict(zip(short, lengths[whole_cards][apart.argmin(axis=1)], strict=True))
@@ -91,7 +93,8 @@ def _halves_of(one: np.ndarray, two: np.ndarray, whole: np.ndarray, length: floa
 
 
 def _long_sides(quads: np.ndarray) -> np.ndarray:
-    """(N,) `geometry.quad_long_side` of (N, 4, 2) quads, all at once (every frame asks)."""
+    """(N,) `geometry.quad_long_side` of (N, 4, 2) quads, all at once (every frame with two
+    backs or more asks)."""
     sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)
     return np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
 

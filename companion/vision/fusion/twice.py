@@ -9,15 +9,15 @@ more revealed. Found on a playing tuning heap (4,400,044: a 3 of clubs read at 1
 its quad and on a quad inside it).
 
 Two such readings are the same card where their quads overlap by `levels.SAME_CARD`
-(IoU) or one lies mostly inside the other (`levels.INSIDE_SURE` of its area); the one
+(IoU) or one lies mostly on the other (`levels.mostly_on`); the one
 the reader stands by more (`levels.preference`) stays.
 """
 
 from __future__ import annotations
 
-from ..geometry import quad_cover, quad_iou
+from ..geometry import quad_iou
 from ..types import CardReading
-from .levels import INSIDE_SURE, SAME_CARD, preference
+from .levels import SAME_CARD, mostly_on, preference
 
 
 def once_each(readings: list[CardReading]) -> list[CardReading]:
@@ -42,4 +42,4 @@ def _same_card(one: CardReading, two: CardReading) -> bool:
     if (one.rank, one.suit) != (two.rank, two.suit):
         return False
     a, b = one.corners, two.corners
-    return quad_iou(a, b) >= SAME_CARD or max(quad_cover(a, b), quad_cover(b, a)) >= INSIDE_SURE
+    return quad_iou(a, b) >= SAME_CARD or mostly_on(a, [b]) or mostly_on(b, [a])
