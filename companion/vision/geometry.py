@@ -315,6 +315,27 @@ def _card_share(q: np.ndarray) -> float:
     return width / CARD_ASPECT / max(length, 1e-6)
 
 
+def quad_part(quad: np.ndarray, span: tuple[float, float, float, float]) -> np.ndarray:
+    """The part of `quad` (4, 2) over `span` (a0, b0, a1, b1): fractions of the way from
+    corner 0 to corner 1 (a) and from corner 0 to corner 3 (b), the quad's corners
+    interpolated bilinearly (a card seen under a tilt is no parallelogram); float32
+    corners in the quad's own turn."""
+    q = np.asarray(quad, np.float32)
+    a0, b0, a1, b1 = span
+
+    def point(a: float, b: float) -> np.ndarray:
+        return (1 - b) * ((1 - a) * q[0] + a * q[1]) + b * ((1 - a) * q[3] + a * q[2])
+
+    return np.float32([point(a0, b0), point(a1, b0), point(a1, b1), point(a0, b1)])
+
+
+def facing_side(quad: np.ndarray, other: np.ndarray) -> int:
+    """The side of `quad` (side k: corner k to k + 1) whose middle lies nearest `other`'s
+    centre: the side it turns to it."""
+    middles = (quad + np.roll(quad, -1, axis=0)) / 2
+    return int(np.argmin(np.linalg.norm(middles - other.mean(axis=0), axis=1)))
+
+
 def index_points(quad: np.ndarray, across: float, along: float) -> np.ndarray:
     """(2, 2) the point `across` of the width and `along` of the length in from a card's
     own top-left corner (corner 0 of `quad`, clockwise, short side first) and the same

@@ -16,6 +16,7 @@ from companion.vision.geometry import (
     cards_across,
     corner_skew,
     even_sides,
+    facing_side,
     fanned_ends,
     fanned_three,
     halves,
@@ -35,6 +36,7 @@ from companion.vision.geometry import (
     quad_extent,
     quad_iou,
     quad_long_side,
+    quad_part,
     rectify,
     shorter_than_nearest,
     side_by_side,
@@ -364,3 +366,22 @@ def test_opposite_side_angle_is_zero_for_a_parallelogram_and_large_for_a_joint()
     assert opposite_side_angle(slanted) == pytest.approx(0, abs=1e-4)
     joint = np.float32([[0, 0], [60, 0], [40, 40], [10, 60]])  # two cards' joint outline
     assert opposite_side_angle(joint) > 30
+
+
+def test_quad_part_spans_fractions_of_the_quad_along_its_sides() -> None:
+    quad = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    part = quad_part(quad, (0.5, 0.25, 1.0, 1.0))
+    np.testing.assert_allclose(part, [[50, 35], [100, 35], [100, 140], [50, 140]])
+    np.testing.assert_allclose(quad_part(quad, (0.0, 0.0, 1.0, 1.0)), quad)
+    # a trapezium (a card under a tilt): the sides are interpolated, not a parallelogram's
+    tilted = np.float32([[10, 0], [90, 0], [100, 140], [0, 140]])
+    np.testing.assert_allclose(quad_part(tilted, (0.0, 0.5, 1.0, 1.0))[0], [5, 70])
+
+
+def test_facing_side_is_the_side_nearest_the_other_quad() -> None:
+    quad = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    right = quad + np.float32([150, 0])
+    below = quad + np.float32([0, 200])
+    assert facing_side(quad, right) == 1
+    assert facing_side(quad, below) == 2
+    assert facing_side(right, quad) == 3

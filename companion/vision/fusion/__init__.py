@@ -102,7 +102,9 @@ read for sure lying mostly on a card read so and much larger (`without_parts`).
 
 On every frame, last, a back stands only where its quad shows a card's outline on two
 sides (`outlines.outlined_backs`): a patch of carpet or cloth, which the readers can take
-for a back of some design, shows the same texture on both sides of its quad's sides. And
+for a back of some design, shows the same texture on both sides of its quad's sides. A
+back read on a quad round two backs, one over the other as a row is laid, stands as the
+two where card-sized parts at its corners read as backs (`merged_backs.parted_backs`);
 two backs read on the two halves of one card, touching end to end, each half a card
 long, the print running on across where they meet, are that one card
 (`back_halves.joined_backs`); a game card read twice, on two quads over the same card,
@@ -120,7 +122,8 @@ frame; `FrameReads`, a frame's readings as the searches after them share them), 
 search), `pairs.py` (two cards outlined as one), `cut_out.py` (a card outlined with part of
 its neighbour), `indices.py` (cards read from a corner index), `parts.py` (uncovered card
 pixels; pieces of cards), `steadied.py` (a shaken frame read again steadied),
-`outlines.py` (backs that show no outline), `back_halves.py` (one back read as two),
+`outlines.py` (backs that show no outline), `merged_backs.py` (two backs read as one),
+`back_halves.py` (one back read as two),
 `twice.py` (a game card read twice), `levels.py` (the
 confidence levels they all share). Each rule's constant, with the figures measured for it,
 lies in the module of that rule.
@@ -148,6 +151,7 @@ from .doubt import in_doubt, unexplained
 from .finders import find_candidates, learned_candidates, with_edges, zoomed
 from .indices import index_cards
 from .levels import preference, reads_sure
+from .merged_backs import parted_backs
 from .outlines import outlined_backs
 from .pairs import split_pairs
 from .parts import outlined_parts, without_parts
@@ -172,7 +176,7 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
     known: dict[bytes, CardReading] = {}
     kept = _read_found(image, reader, found, known) if found.quads else []
     if not in_doubt(found, kept):
-        return _finished(colour, plain_backs(colour, reader, kept))
+        return _finished(colour, reader, plain_backs(colour, reader, kept))
     found = with_edges(colour, zoomed(colour, found, kept), reader.deck.plain_back)
     kept = _read_found(image, reader, found, known, search_sides=True) if found.quads else []
     region = unexplained(found, kept) if reader.deck.kind == PLAYING_CARDS else None
@@ -183,17 +187,19 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
         if seen is not None:
             hits += close_indices(colour, sx, sy, seen)
         kept = index_cards(image, reader, hits, kept, found.maps)
-    kept = _finished(colour, without_parts(outlined_parts(image, reader, found, kept)))
+    kept = _finished(colour, reader, without_parts(outlined_parts(image, reader, found, kept)))
     if steady:
         return kept
     return kept + steadied_cards(colour, kept, lambda frame: read_cards(frame, reader, steady=True))
 
 
-def _finished(colour: np.ndarray, kept: list[CardReading]) -> list[CardReading]:
+def _finished(colour: np.ndarray, reader: CardReader, kept: list[CardReading]) -> list[CardReading]:
     """What every frame's readings pass last: backs that show no card's outline dropped
-    (`outlined_backs`), one back read as two joined (`joined_backs`), a game card read
-    twice standing once (`once_each`)."""
-    return once_each(joined_backs(colour, outlined_backs(colour, kept)))
+    (`outlined_backs`), two backs read as one parted (`parted_backs`, read by `reader`),
+    one back read as two joined (`joined_backs`), a game card read twice standing once
+    (`once_each`)."""
+    backs = parted_backs(colour, reader, outlined_backs(colour, kept))
+    return once_each(joined_backs(colour, backs))
 
 
 def _with_slanted(

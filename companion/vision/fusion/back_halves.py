@@ -25,7 +25,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from ..geometry import order_clockwise, quad_area, quad_long_side
+from ..geometry import facing_side, order_clockwise, quad_area, quad_long_side
 from ..side_contrast import side_steps
 from ..types import CardReading
 from .levels import reads_sure
@@ -81,7 +81,10 @@ def _print_runs_on(image: np.ndarray, one: np.ndarray, two: np.ndarray) -> bool:
     """Whether neither of the sides `one` and `two` turn to each other steps as alike as
     `SEAM_ALIKE` (at either depth of `side_contrast.side_steps`): one print, no edge."""
     _, alike = side_steps(image, [one, two])
-    return max(alike[0, _facing(one, two)].max(), alike[1, _facing(two, one)].max()) < SEAM_ALIKE
+    return (
+        max(alike[0, facing_side(one, two)].max(), alike[1, facing_side(two, one)].max())
+        < SEAM_ALIKE
+    )
 
 
 def _halves_of(one: np.ndarray, two: np.ndarray, whole: np.ndarray, length: float) -> bool:
@@ -103,10 +106,3 @@ def _joined(one: np.ndarray, two: np.ndarray) -> np.ndarray:
     """The least rectangle round both quads, clockwise from the top-left."""
     points = np.concatenate([one, two]).astype(np.float32)
     return order_clockwise(cv2.boxPoints(cv2.minAreaRect(points)))
-
-
-def _facing(quad: np.ndarray, other: np.ndarray) -> int:
-    """The side of `quad` (side k: corner k to k + 1) whose middle lies nearest `other`'s
-    centre: the side it turns to it."""
-    middles = (quad + np.roll(quad, -1, axis=0)) / 2
-    return int(np.argmin(np.linalg.norm(middles - other.mean(axis=0), axis=1)))
