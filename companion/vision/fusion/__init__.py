@@ -123,10 +123,9 @@ search), `pairs.py` (two cards outlined as one), `cut_out.py` (a card outlined w
 its neighbour), `indices.py` (cards read from a corner index), `parts.py` (uncovered card
 pixels; pieces of cards), `steadied.py` (a shaken frame read again steadied),
 `outlines.py` (backs that show no outline), `merged_backs.py` (two backs read as one),
-`back_halves.py` (one back read as two),
-`twice.py` (a game card read twice), `levels.py` (the
-confidence levels they all share). Each rule's constant, with the figures measured for it,
-lies in the module of that rule.
+`back_halves.py` (one back read as two), `twice.py` (a game card read twice), `levels.py`
+(the confidence levels they all share). Each rule's constant, with the figures measured
+for it, lies in the module of that rule.
 
 `read_cards(image, reader)` does it all (`CardPipeline` calls it); `find_candidates` (both
 finders at once, as training uses them) and `pick_readings` are its two halves.
