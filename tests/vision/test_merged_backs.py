@@ -83,3 +83,12 @@ def test_with_no_card_read_for_sure_to_size_it_a_back_stays(reader: CardReader) 
     image = np.full((720, 1280, 3), 90, np.uint8)
     readings = [back(np.float32([[600, 300], [780, 300], [780, 510], [600, 510]]), 0.8)]
     assert parted_backs(image, reader, readings) == readings
+
+
+def test_a_card_with_no_area_sizes_nothing(reader: CardReader) -> None:
+    """A finder's quad collapsed to a line, read for sure, is no card's size: the back
+    beside it is left as it is, and nothing fails."""
+    image = np.full((720, 1280, 3), 90, np.uint8)
+    line = np.float32([[100, 100], [200, 100], [200, 100], [100, 100]])
+    readings = [face(line), back(np.float32([[600, 300], [780, 300], [780, 510], [600, 510]]))]
+    assert parted_backs(image, reader, readings) == readings

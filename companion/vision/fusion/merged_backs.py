@@ -85,7 +85,7 @@ def parted_backs(
     parted: dict[int, list[CardReading]] = {}
     for k, card in zip(backs, nearest, strict=True):
         others = sure[sure != k]
-        if not len(others) or areas[k] < MERGED * areas[card]:
+        if not len(others) or areas[card] <= 0 or areas[k] < MERGED * areas[card]:
             continue  # most backs: the size of the card beside them
         if areas[k] < MERGED * float(np.median(areas[others])):
             continue
@@ -137,6 +137,8 @@ def _parts(quad: np.ndarray, card: np.ndarray) -> tuple[list[Span], list[np.ndar
     long_side, short_side = sorted(quad_extent(card), reverse=True)
     # how far apart sides 1 and 3 lie (along side 0), and sides 0 and 2
     along_a, along_b = quad_extent(quad)
+    if min(along_a, along_b) <= 0:
+        return [], []
     spans: list[Span] = []
     for length_a, length_b in ((long_side, short_side), (short_side, long_side)):
         share_a, share_b = length_a / along_a, length_b / along_b
