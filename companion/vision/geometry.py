@@ -118,6 +118,20 @@ def quad_long_side(quad: np.ndarray) -> float:
     return max(quad_extent(quad))
 
 
+def quad_areas(quads: np.ndarray) -> np.ndarray:
+    """(N,) `quad_area` of (N, 4, 2) quads in order around them, all at once: the checks
+    run on every frame's readings (`fusion.merged_backs`) ask it of every card."""
+    x, y = quads[..., 0], quads[..., 1]
+    return np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1)) / 2
+
+
+def quad_long_sides(quads: np.ndarray) -> np.ndarray:
+    """(N,) `quad_long_side` of (N, 4, 2) quads, all at once: the checks run on every
+    frame's readings (`fusion.back_halves`) ask it of every card."""
+    sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)
+    return np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+
+
 def quad_center(quad: np.ndarray) -> tuple[float, float]:
     """The mean of the four corners, as (x, y)."""
     c = as_quad(quad).mean(axis=0)

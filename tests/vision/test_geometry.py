@@ -30,12 +30,14 @@ from companion.vision.geometry import (
     points_in_any,
     points_in_quad,
     quad_area,
+    quad_areas,
     quad_aspect,
     quad_center,
     quad_cover,
     quad_extent,
     quad_iou,
     quad_long_side,
+    quad_long_sides,
     quad_part,
     rectify,
     shorter_than_nearest,
@@ -385,3 +387,14 @@ def test_facing_side_is_the_side_nearest_the_other_quad() -> None:
     assert facing_side(quad, right) == 1
     assert facing_side(quad, below) == 2
     assert facing_side(right, quad) == 3
+
+
+def test_quad_areas_and_long_sides_measure_many_quads_as_one_at_a_time() -> None:
+    rng = np.random.default_rng(7)
+    quads = np.stack(
+        [order_clockwise(rng.uniform(0, 400, (4, 2)).astype(np.float32)) for _ in range(20)]
+    )
+    np.testing.assert_allclose(quad_areas(quads), [quad_area(q) for q in quads], rtol=1e-4)
+    np.testing.assert_allclose(
+        quad_long_sides(quads), [quad_long_side(q) for q in quads], rtol=1e-5
+    )

@@ -25,7 +25,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from ..geometry import facing_side, order_clockwise, quad_area, quad_long_side
+from ..geometry import facing_side, order_clockwise, quad_area, quad_long_side, quad_long_sides
 from ..side_contrast import side_steps
 from ..types import CardReading
 from .levels import reads_sure
@@ -43,7 +43,7 @@ def joined_backs(image: np.ndarray, readings: list[CardReading]) -> list[CardRea
     if sum(reading.face == "down" for reading in readings) < 2:
         return readings  # most frames: nothing to join
     corners = np.stack([reading.corners for reading in readings])
-    lengths = _long_sides(corners)
+    lengths = quad_long_sides(corners)
     sure = [k for k, reading in enumerate(readings) if reads_sure(reading)]
     longest = max((lengths[k] for k in sure), default=0.0)
     short = [
@@ -93,13 +93,6 @@ def _halves_of(one: np.ndarray, two: np.ndarray, whole: np.ndarray, length: floa
     if not WHOLE[0] * length <= quad_long_side(whole) <= WHOLE[1] * length:
         return False
     return quad_area(one) + quad_area(two) >= FILL * quad_area(whole)
-
-
-def _long_sides(quads: np.ndarray) -> np.ndarray:
-    """(N,) `geometry.quad_long_side` of (N, 4, 2) quads, all at once (every frame with two
-    backs or more asks)."""
-    sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)
-    return np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
 
 
 def _joined(one: np.ndarray, two: np.ndarray) -> np.ndarray:

@@ -48,7 +48,7 @@ from itertools import combinations
 
 import numpy as np
 
-from ..geometry import facing_side, order_clockwise, quad_extent, quad_part
+from ..geometry import facing_side, order_clockwise, quad_areas, quad_extent, quad_part
 from ..read import CardReader
 from ..side_contrast import side_steps
 from ..types import CardReading
@@ -76,7 +76,7 @@ def parted_backs(
     if not backs or not len(sure):
         return readings  # most frames of a game: nothing to part, or nothing to size it
     corners = np.stack([reading.corners for reading in readings]).astype(np.float32)
-    areas, centres = _areas(corners), corners.mean(axis=1)
+    areas, centres = quad_areas(corners), corners.mean(axis=1)
     # the nearest card read for sure to each back, all at once (every frame with a back
     # asks); a back is never its own nearest card
     apart = np.linalg.norm(centres[backs][:, None] - centres[sure][None], axis=2)
@@ -122,13 +122,6 @@ def _parted(
 
     i, j = max(pairs, key=rank)
     return [read[i], read[j]]
-
-
-def _areas(quads: np.ndarray) -> np.ndarray:
-    """(N,) `geometry.quad_area` of (N, 4, 2) quads in order around them, all at once:
-    every frame with a back asks, for every card read for sure."""
-    x, y = quads[..., 0], quads[..., 1]
-    return np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1)) / 2
 
 
 def _parts(quad: np.ndarray, card: np.ndarray) -> tuple[list[Span], list[np.ndarray]]:
