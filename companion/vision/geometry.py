@@ -343,6 +343,38 @@ def quad_part(quad: np.ndarray, span: tuple[float, float, float, float]) -> np.n
     return np.float32([point(a0, b0), point(a1, b0), point(a1, b1), point(a0, b1)])
 
 
+def cards_from_ends(quad: np.ndarray, card: np.ndarray) -> list[np.ndarray]:
+    """Four quads of `card`'s size and turn (its corners' order too), each with one end at
+    an end of `quad`'s extent along one of `card`'s axes: from either end of that extent
+    along the card's length, and from either end along its width. Where `quad` outlines
+    only the part of a card in sight (a band between its neighbours, or one end of it
+    outlined with a neighbour), the whole card lies at one of them."""
+    corners = as_quad(card)
+    across, along = corners[1] - corners[0], corners[3] - corners[0]
+    width, length = float(np.linalg.norm(across)), float(np.linalg.norm(along))
+    if width <= 0 or length <= 0:
+        return []
+    u, v = across / width, along / length
+    width, length = quad_extent(corners)
+    centre = as_quad(quad).mean(axis=0)
+    offsets = as_quad(quad) - centre
+    spans_u, spans_v = offsets @ u, offsets @ v
+    middles = [v * (spans_v.min() + length / 2), v * (spans_v.max() - length / 2)]
+    middles += [u * (spans_u.min() + width / 2), u * (spans_u.max() - width / 2)]
+    half_u, half_v = u * width / 2, v * length / 2
+    corner_offsets = [-half_u - half_v, half_u - half_v, half_u + half_v, -half_u + half_v]
+    return [np.float32([centre + m + c for c in corner_offsets]) for m in middles]
+
+
+def axis_turn(quad: np.ndarray, card: np.ndarray) -> float:
+    """Degrees (0 to 45) between `quad`'s side 0 and the nearer of `card`'s axes: how far
+    the two lie turned apart."""
+    a, b = as_quad(quad), as_quad(card)
+    (ax, ay), (bx, by) = a[1] - a[0], b[1] - b[0]
+    turn = math.degrees(math.atan2(ay, ax) - math.atan2(by, bx)) % 90.0
+    return min(turn, 90.0 - turn)
+
+
 def facing_side(quad: np.ndarray, other: np.ndarray) -> int:
     """The side of `quad` (side k: corner k to k + 1) whose middle lies nearest `other`'s
     centre: the side it turns to it."""

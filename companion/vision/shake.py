@@ -27,6 +27,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision.stages import timed
+
 # A frame is shaken where its weakest second derivative, by direction, is under this
 # fraction of its strongest, the cepstrum finds a smear MIN_LENGTH to MAX_LENGTH long, and
 # the two agree on its direction within AGREEING degrees. Measured on 500 playing tuning
@@ -59,6 +61,7 @@ class Shake:
     angle: float
 
 
+@timed("telling a shaken frame")
 def shake_of(image: np.ndarray) -> Shake | None:
     """The smear of a BGR uint8 frame, or None where it is steady (`SHAKE_RATIO`), where
     its smear is too short to undo or too long to be one (`MIN_LENGTH`, `MAX_LENGTH`), or

@@ -37,6 +37,35 @@ WIDE = card_at(100, w=75)
 BESIDE = card_at(125)  # the quad's other end, as wide as a card
 
 
+def frame_of(
+    whole: np.ndarray,
+    unsure: CardReading,
+    places: list[tuple[np.ndarray, CardReading | None]],
+    edge: bool | None = None,
+    deck: str = "playing-cards",
+    match: float = 0.95,
+) -> FrameReads:
+    """A frame holding the quad `whole`, read as `unsure`: a learned quad or, where `edge`
+    is not None, an edge quad the net agrees with where `edge`. Its reader reads a quad
+    over one of `places` (a quad, and its reading, or None) at IoU `match` as that
+    reading, any other quad as an unsure face."""
+
+    def read_batch(image, quads):
+        out = []
+        for quad in quads:
+            got = next((r for q, r in places if r and quad_iou(quad, q) > match), None)
+            got = got or reading(quad, OTHER, 0.2)
+            out.append(CardReading(quad, got.face, got.rank, got.suit, got.label, got.confidence))
+        return out
+
+    if edge is None:
+        found, rough = Candidates([], [], [whole], [whole]), {0: unsure}
+    else:
+        found, rough = Candidates([whole], [edge], [], []), {}
+    reader = SimpleNamespace(deck=load_deck(deck), read_batch=read_batch)
+    return FrameReads(np.zeros((200, 300, 3), np.uint8), reader, found, [unsure], rough, {})
+
+
 def cut(
     parts: dict[str, CardReading],
     whole: np.ndarray = WIDE,
@@ -48,27 +77,9 @@ def cut(
     `edge`), its card-shaped parts read as `parts` says ("ace" and "beside": the parts on
     those cards; any other part reads as an unsure face); and the quad's own reading."""
     unsure = reading(whole, OTHER, 0.3)
-
-    def read_batch(image, quads):
-        out = []
-        for quad in quads:
-            name = next(
-                (n for n, q in (("ace", ACE), ("beside", BESIDE)) if quad_iou(quad, q) > 0.95), ""
-            )
-            got = parts.get(name, reading(quad, OTHER, 0.2))
-            out.append(CardReading(quad, got.face, got.rank, got.suit, got.label, got.confidence))
-        return out
-
-    if edge is None:
-        found = Candidates([], [], [whole], [whole])
-        rough = {0: unsure}
-    else:
-        found = Candidates([whole], [edge], [], [])
-        rough = {}
+    places = [(ACE, parts.get("ace")), (BESIDE, parts.get("beside"))]
+    frame = frame_of(whole, unsure, places, edge)
     kept = ([SURE_CARD] if sure else []) + [unsure]
-    image = np.zeros((100, 200, 3), np.uint8)
-    reader = SimpleNamespace(deck=load_deck("playing-cards"), read_batch=read_batch)
-    frame = FrameReads(image, reader, found, [unsure], rough, {})
     return cut_out.cut_out_cards(frame, kept), unsure
 
 

@@ -306,8 +306,10 @@ def test_cards_of_a_row_the_first_look_outlined_as_one_are_read_from_the_second(
             for t in truths
         ]
 
-    # the index finder's close look reads some of them too (2026-12-04): kept from both
+    # the index finder's close look reads some of them too (2026-12-04), and the search at
+    # an unsure quad's ends (2026-12-07, `reaching.py`): kept from both
     monkeypatch.setattr(corner_index, "CLOSE_GAIN", float("inf"))
+    monkeypatch.setattr(fusion, "reached_cards", lambda frame, kept: kept)
     now = read_right(read_cards(image, reader))
     monkeypatch.setattr(finders, "ZOOM_TWIN", SAME_CARD)
     before = read_right(read_cards(image, reader))
@@ -752,6 +754,8 @@ def test_a_covered_five_is_read_from_its_index_at_its_neighbours_size(monkeypatc
     monkeypatch.setattr(corner_index, "CLOSE_GAIN", float("inf"))  # nor its close look
     # nor a turned look's hit read alone at TURNED_ALONE (since 2026-12-05 one reads it)
     monkeypatch.setattr(indices, "TURNED_ALONE", float("inf"))
+    # nor the search at an unsure quad's ends (since 2026-12-07 it reads it: `reaching.py`)
+    monkeypatch.setattr(fusion, "reached_cards", lambda frame, kept: kept)
     assert not read_right(image, truths, "5 of clubs")
 
 
@@ -826,6 +830,8 @@ def test_a_five_whose_index_reads_only_with_its_hit_moved(monkeypatch):
     monkeypatch.setattr(corner_index, "CLOSE_GAIN", float("inf"))  # nor its close look
     # nor a turned look's hit read alone at TURNED_ALONE (since 2026-12-05 one reads it)
     monkeypatch.setattr(indices, "TURNED_ALONE", float("inf"))
+    # nor the search at an unsure quad's ends (since 2026-12-07 it reads it: `reaching.py`)
+    monkeypatch.setattr(fusion, "reached_cards", lambda frame, kept: kept)
     assert not read_right(image, truths, "5 of clubs")
 
 
@@ -1451,8 +1457,9 @@ def test_animal_cards_found_only_by_the_searches_for_badly_outlined_cards(
 def test_a_side_search_reads_cards_whose_placed_quad_missed_them(monkeypatch) -> None:
     """Rendered tuning scenes: a 5 of clubs 97 px long (960,304) and a 4 of hearts 55 px
     long (960,166), read with the side search (and with the outline of the card pixels
-    left uncovered, `parts.outlined_parts`, and with their indices read at their
-    neighbours' size and by the index reader, all turned off here), not without it."""
+    left uncovered, `parts.outlined_parts`, with their indices read at their neighbours'
+    size and by the index reader, and with the search at an unsure quad's ends,
+    `reaching.py`, all turned off here), not without it."""
     reader = CardReader(load_deck("playing-cards"))
     cases = ((960_304, 5, "clubs", "5 of clubs"), (960_166, 4, "hearts", "4 of hearts"))
     for seed, rank, suit, label in cases:
@@ -1464,6 +1471,7 @@ def test_a_side_search_reads_cards_whose_placed_quad_missed_them(monkeypatch) ->
             patch.setattr(parts, "PART_AREA", 10**9)
             patch.setattr(fusion, "find_indices", lambda *a: [])  # its index reads too
             patch.setattr(fusion, "close_indices", lambda *a: [])
+            patch.setattr(fusion, "reached_cards", lambda frame, kept: kept)  # 2026-12-07
             without = label_on(card.corners, read_cards(image, reader))
         assert without in (None, OTHER) and without != label
 

@@ -11,9 +11,11 @@ import pytest
 from companion.vision.geometry import (
     CARD_ASPECT,
     as_quad,
+    axis_turn,
     card_cut,
     card_shaped,
     cards_across,
+    cards_from_ends,
     corner_skew,
     even_sides,
     facing_side,
@@ -398,3 +400,35 @@ def test_quad_areas_and_long_sides_measure_many_quads_as_one_at_a_time() -> None
     np.testing.assert_allclose(
         quad_long_sides(quads), [quad_long_side(q) for q in quads], rtol=1e-5
     )
+
+
+def test_cards_from_ends_lie_at_the_ends_of_a_quad_in_a_cards_size_and_turn() -> None:
+    card = np.float32([[0, 0], [50, 0], [50, 70], [0, 70]])
+    # a band 50 wide and 30 high, 100 px on: a card's middle between two neighbours
+    band = np.float32([[100, 20], [150, 20], [150, 50], [100, 50]])
+    ends = cards_from_ends(band, card)
+    assert len(ends) == 4
+    for end in ends:
+        np.testing.assert_allclose(quad_extent(end), (50, 70), atol=1e-4)
+    # from the band's top down and from its bottom up; across it, both ways the same
+    np.testing.assert_allclose(ends[0], card + np.float32([100, 20]), atol=1e-4)
+    np.testing.assert_allclose(ends[1], card + np.float32([100, -20]), atol=1e-4)
+    np.testing.assert_allclose(ends[2], card + np.float32([100, 0]), atol=1e-4)
+    np.testing.assert_allclose(ends[3], card + np.float32([100, 0]), atol=1e-4)
+    # a card turned a quarter: the quads turn with it, and keep its corners' order
+    turned = np.roll(card[:, ::-1], 1, axis=0)
+    for end in cards_from_ends(band, turned):
+        np.testing.assert_allclose(quad_extent(end), quad_extent(turned), atol=1e-4)
+    assert cards_from_ends(band, np.zeros((4, 2), np.float32)) == []
+
+
+def test_axis_turn_is_the_angle_to_the_nearer_axis() -> None:
+    card = np.float32([[0, 0], [50, 0], [50, 70], [0, 70]])
+    centre = card.mean(axis=0)
+    for degrees in (0.0, 10.0, 30.0, 90.0, 100.0):
+        turn = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), degrees, 1.0)
+        quad = (card @ turn[:, :2].T + turn[:, 2]).astype(np.float32)
+        expected = min(degrees % 90, 90 - degrees % 90)
+        assert axis_turn(quad, card) == pytest.approx(expected, abs=1e-3)
+    # a quad whose side 0 runs along the card's length lies turned alike
+    assert axis_turn(np.roll(card, 1, axis=0), card) == pytest.approx(0.0, abs=1e-6)

@@ -8,7 +8,6 @@ import cv2
 import numpy as np
 
 from companion.vision import shake
-from companion.vision.fusion import steadied as steadied_module
 from companion.vision.fusion.steadied import steadied_cards
 from companion.vision.synth import render_scene
 from companion.vision.synth.spec import CardSpec, SceneSpec
@@ -81,14 +80,11 @@ def _reading(x: float, label: str = "back") -> CardReading:
     return CardReading(quad, "down", None, None, label, 0.9)
 
 
-def test_a_steadied_frame_adds_only_backs_and_faces_read_clearly_where_the_frame_read_none(
-    monkeypatch,
-) -> None:
+def test_a_steadied_frame_adds_only_backs_and_faces_read_clearly_where_none_was_read() -> None:
     """Never a game card: a deconvolved frame rings, and its game cards were read as
     another too often to name a player's card."""
     frame = np.zeros((300, 400, 3), np.uint8)
     kept = [_reading(0)]
-    monkeypatch.setattr(steadied_module, "shake_of", lambda image: shake.Shake(6.0, 0.0))
     seen: list[np.ndarray] = []
 
     def read(picture: np.ndarray) -> list[CardReading]:
@@ -98,8 +94,6 @@ def test_a_steadied_frame_adds_only_backs_and_faces_read_clearly_where_the_frame
         # the frame's card again, a new back, a game card and a face read unsure
         return [_reading(2, "other"), _reading(200), game, unsure]
 
-    added = steadied_cards(frame, kept, read)
+    added = steadied_cards(frame, kept, shake.Shake(6.0, 0.0), read)
     assert [r.label for r in added] == ["back"] and added[0].corners[0, 0] == 200
     assert len(seen) == 1 and seen[0].shape == frame.shape
-    monkeypatch.setattr(steadied_module, "shake_of", lambda image: None)
-    assert steadied_cards(frame, kept, read) == [] and len(seen) == 1  # steady: not read again

@@ -56,6 +56,12 @@ How they are joined:
   side: a card outlined with part of its neighbour, as cards laid in a row are. Where
   the parts that read a game card or a back for sure all lie on one card, it stands
   (`cut_out_cards`);
+- on a frame no shaken camera smeared, a quad still unsure after that (of those the
+  cut-out searches), turned as the nearest card read for sure, is read at each of its
+  ends as a card of that card's size and turn, as it is and placed: the middle card of
+  three laid in a row, its band in sight outlined alone or one end of it with a
+  neighbour. A game card read there for sure, the only one those quads name (a playing
+  card, only where it is read nowhere else in the frame), stands (`reached_cards`);
 - a reading of the learned finder alone that says neither a game card nor a sure face or
   back (`LEARNED_ALONE_FLOOR`) is dropped: that is what its stray blobs read as.
 The edge finder's own overlapping quads, and the learned finder's, are each finder's own
@@ -120,12 +126,13 @@ edge finder), `candidates.py` (what they found; twins), `reading.py` (each quad 
 frame; `FrameReads`, a frame's readings as the searches after them share them), `picking.py`
 (one reading per card), `doubt.py` (what leaves doubt, and where), `sides.py` (the side
 search), `pairs.py` (two cards outlined as one), `cut_out.py` (a card outlined with part of
-its neighbour), `indices.py` (cards read from a corner index), `parts.py` (uncovered card
-pixels; pieces of cards), `steadied.py` (a shaken frame read again steadied),
-`outlines.py` (backs that show no outline), `merged_backs.py` (two backs read as one),
-`back_halves.py` (one back read as two), `twice.py` (a game card read twice), `levels.py`
-(the confidence levels they all share). Each rule's constant, with the figures measured
-for it, lies in the module of that rule.
+its neighbour), `reaching.py` (a card outlined by no quad of its own), `indices.py` (cards
+read from a corner index), `parts.py` (uncovered card pixels; pieces of cards),
+`steadied.py` (a shaken frame read again steadied), `outlines.py` (backs that show no
+outline), `merged_backs.py` (two backs read as one), `back_halves.py` (one back read as
+two), `twice.py` (a game card read twice), `levels.py` (the confidence levels they all
+share). Each rule's constant, with the figures measured for it, lies in the module of that
+rule.
 
 `read_cards(image, reader)` does it all (`CardPipeline` calls it); `find_candidates` (both
 finders at once, as training uses them) and `pick_readings` are its two halves.
@@ -142,6 +149,7 @@ from ..decks import PLAYING_CARDS
 from ..detect import as_bgr
 from ..read import CardReader
 from ..segment import frame_model
+from ..shake import shake_of
 from ..types import CardReading
 from .back_halves import joined_backs
 from .candidates import Candidates
@@ -156,6 +164,7 @@ from .pairs import split_pairs
 from .parts import outlined_parts, without_parts
 from .picking import pick_readings
 from .plain_backs import plain_backs
+from .reaching import reached_cards
 from .reading import FrameReads, read_at, read_quads
 from .sides import side_search
 from .steadied import steadied_cards
@@ -169,15 +178,20 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
     (its net chosen by the deck: `segment.frame_model`), where it leaves doubt by the edge
     finder too (`in_doubt`), and for a playing deck by its corner index; where a frame in
     doubt is shaken, by reading it steadied too (`steadied_cards`), unless it is
-    `steady` (a frame steadied already)."""
+    `steady` (a frame steadied already); where it is not, by reaching for game cards at
+    the ends of unsure quads too (`reached_cards`)."""
     colour = as_bgr(image)
     found = learned_candidates(colour, frame_model(reader.deck))
     known: dict[bytes, CardReading] = {}
-    kept = _read_found(image, reader, found, known) if found.quads else []
+    kept = _read_found(image, reader, found, known)
     if not in_doubt(found, kept):
         return _finished(colour, reader, plain_backs(colour, reader, kept))
     found = with_edges(colour, zoomed(colour, found, kept), reader.deck.plain_back)
-    kept = _read_found(image, reader, found, known, search_sides=True) if found.quads else []
+    # A steadied frame is read again only for its backs and 6..Kings (`steadied_cards`):
+    # no shake to tell, and no game card to reach for (`reached_cards`).
+    shake = None if steady else shake_of(colour)
+    reach = not steady and shake is None
+    kept = _read_found(image, reader, found, known, search_sides=True, reach=reach)
     region = unexplained(found, kept) if reader.deck.kind == PLAYING_CARDS else None
     if region is not None and found.maps is not None and found.net_image is not None:
         sx, sy = found.maps.sx, found.maps.sy
@@ -187,9 +201,11 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
             hits += close_indices(colour, sx, sy, seen)
         kept = index_cards(image, reader, hits, kept, found.maps)
     kept = _finished(colour, reader, without_parts(outlined_parts(image, reader, found, kept)))
-    if steady:
+    if shake is None:
         return kept
-    return kept + steadied_cards(colour, kept, lambda frame: read_cards(frame, reader, steady=True))
+    return kept + steadied_cards(
+        colour, kept, shake, lambda frame: read_cards(frame, reader, steady=True)
+    )
 
 
 def _finished(colour: np.ndarray, reader: CardReader, kept: list[CardReading]) -> list[CardReading]:
@@ -234,10 +250,15 @@ def _read_found(
     found: Candidates,
     known: dict[bytes, CardReading],
     search_sides: bool = False,
+    reach: bool = False,
 ) -> list[CardReading]:
     """One reading per card from the finders' quads; a quad already read this frame
     (`known`) is not read again. With `search_sides`, learned quads still unsure are read
-    with their sides moved too (`side_search`)."""
+    with their sides moved too (`side_search`), and cut (`split_pairs`, `cut_out_cards`);
+    with `reach` too (a steady frame), searched for a game card at their ends
+    (`reached_cards`)."""
+    if not found.quads:
+        return []
     readings = read_quads(image, reader, found, known)
     # A placed quad can lock on a neighbour's edge or a printed frame: where it reads no
     # card for sure, the rough rectangle it was placed from is read too. One read as a
@@ -263,5 +284,5 @@ def _read_found(
         return pick_readings(found, readings, rough)
     frame = FrameReads(image, reader, found, readings, rough, known)
     frame = replace(frame, rough={**rough, **side_search(frame)})
-    kept = pick_readings(found, readings, frame.rough)
-    return cut_out_cards(frame, split_pairs(frame, kept))
+    kept = cut_out_cards(frame, split_pairs(frame, pick_readings(found, readings, frame.rough)))
+    return reached_cards(frame, kept) if reach else kept

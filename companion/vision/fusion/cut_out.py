@@ -39,7 +39,7 @@ import numpy as np
 
 from ..geometry import card_cut, quad_iou, wider_than_nearest
 from ..types import CardReading
-from .levels import SAME_CARD, SURE_ENOUGH, mostly_on, preference, reads_sure
+from .levels import SAME_CARD, SURE_ENOUGH, preference, reads_sure
 from .pairs import stand_for
 from .reading import FrameReads
 
@@ -75,17 +75,8 @@ def cut_out_cards(frame: FrameReads, kept: list[CardReading]) -> list[CardReadin
     finder's where the net agrees, read unsure) has one card-shaped part that reads a game
     card or a back for sure (`_card_in`), with that card in its place."""
     sure = [r.corners for r in kept if reads_sure(r)]
-    found = frame.found
-    wholes = [(found.learned[index], found.rough[index]) for index in frame.unsure_learned(sure)]
-    wholes += [
-        (quad,)
-        for quad, reading, agrees in zip(
-            found.edges, frame.readings[: len(found.edges)], found.net_agrees, strict=True
-        )
-        if agrees and not reads_sure(reading) and not mostly_on(quad, sure)
-    ]
     out = list(kept)
-    for whole in wholes:
+    for whole in frame.unsure_outlines(sure):
         if not wider_than_nearest(whole[0], sure, WIDER_THAN_A_CARD):
             continue
         card = _card_in(frame, whole, [r.corners for r in out if reads_sure(r)])

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..decks import PLAYING_CARDS
+from ..detect import as_bgr
 from ..read import CardReader
 from ..types import CardReading
 from .candidates import Candidates, edge_twins
@@ -86,6 +87,11 @@ class FrameReads:
     known: dict[bytes, CardReading]
 
     @property
+    def colour(self) -> np.ndarray:
+        """The frame as BGR uint8, as placing quads on the cards' edges takes it."""
+        return as_bgr(self.image)
+
+    @property
     def enrolled(self) -> bool:
         """Whether the deck is an enrolled one (animals), not the built-in playing cards."""
         return self.reader.deck.kind != PLAYING_CARDS
@@ -100,6 +106,22 @@ class FrameReads:
     def placed(self, index: int) -> CardReading:
         """The reading of learned quad `index`'s placed quad."""
         return self.readings[len(self.found.edges) + index]
+
+    def unsure_outlines(self, sure: Sequence[np.ndarray]) -> list[tuple[np.ndarray, ...]]:
+        """The outlines of cards read unsure, as `pairs.stand_for` takes them: each learned
+        quad of `unsure_learned` with its rough rectangle, and each edge quad the net sees
+        card under (`Candidates.net_agrees`) that reads no card for sure and does not lie
+        mostly on one of the `sure` quads."""
+        found = self.found
+        learned = [
+            (found.learned[index], found.rough[index]) for index in self.unsure_learned(sure)
+        ]
+        edges = zip(found.edges, self.readings[: len(found.edges)], found.net_agrees, strict=True)
+        return learned + [
+            (quad,)
+            for quad, reading, agrees in edges
+            if agrees and not reads_sure(reading) and not mostly_on(quad, sure)
+        ]
 
     def unsure_learned(self, sure: Sequence[np.ndarray]) -> list[int]:
         """The learned quads with a rough reading that read no card for sure, placed or

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..geometry import quad_iou
-from ..shake import shake_of, steadied
+from ..shake import Shake, steadied
 from ..stages import timed
 from ..types import CardReading
 from .levels import SAME_CARD, SETTLED
@@ -33,13 +33,11 @@ from .levels import SAME_CARD, SETTLED
 def steadied_cards(
     image: np.ndarray,
     kept: Sequence[CardReading],
+    shake: Shake,
     read: Callable[[np.ndarray], list[CardReading]],
 ) -> list[CardReading]:
-    """The backs and 6..Kings `read` finds in `image` (BGR uint8) steadied, where none of
-    `kept` (the frame's own readings) lies; none where the frame is not shaken."""
-    shake = shake_of(image)
-    if shake is None:
-        return []
+    """The backs and 6..Kings `read` finds in `image` (BGR uint8) steadied from its
+    `shake` (`shake.shake_of`), where none of `kept` (the frame's own readings) lies."""
     return [
         reading
         for reading in read(steadied(image, shake))
