@@ -92,8 +92,8 @@ def _game_card_at_ends(
 ) -> CardReading | None:
     """The game card read surest at `SURE_ENOUGH` on a quad of `card`'s size and turn at
     an end of `quad` (`geometry.cards_from_ends`, each also placed on the edges) that is
-    no card of `out` read for sure (`SAME_CARD`) and whose name `out` holds nowhere,
-    where all such readings name that one card; else None."""
+    no card of `out` read for sure (`SAME_CARD`) and, for playing cards, whose name `out`
+    holds nowhere, where all such readings name that one card; else None."""
     ends = cards_from_ends(quad, card)
     if not ends:
         return None
