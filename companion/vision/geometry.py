@@ -351,10 +351,10 @@ def cards_from_ends(quad: np.ndarray, card: np.ndarray) -> list[np.ndarray]:
     outlined with a neighbour), the whole card lies at one of them."""
     corners = as_quad(card)
     across, along = corners[1] - corners[0], corners[3] - corners[0]
-    width, length = float(np.linalg.norm(across)), float(np.linalg.norm(along))
-    if width <= 0 or length <= 0:
+    norms = np.linalg.norm([across, along], axis=1)
+    if (norms <= 0).any():
         return []
-    u, v = across / width, along / length
+    u, v = across / norms[0], along / norms[1]  # the card's axes
     width, length = quad_extent(corners)
     centre = as_quad(quad).mean(axis=0)
     offsets = as_quad(quad) - centre

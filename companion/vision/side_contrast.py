@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from .geometry import facing_side
 from .side_fit import sample_across, sides_outward
 
 SAMPLES = 24  # points along each side
@@ -58,6 +59,17 @@ def side_steps(image: np.ndarray, quads: Sequence[np.ndarray]) -> tuple[np.ndarr
     spread = np.linalg.norm(steps, axis=4).mean(axis=3)
     alike = contrast / np.maximum(spread, 1e-6)
     return np.moveaxis(contrast, 0, 2), np.moveaxis(alike, 0, 2)
+
+
+def facing_alike(
+    one: np.ndarray, two: np.ndarray, alike_one: np.ndarray, alike_two: np.ndarray
+) -> float:
+    """The larger consistency, at any depth, of the sides two quads turn to each other
+    (`geometry.facing_side`), given each quad's (4, D) consistencies (`side_steps`): high
+    where an edge runs between them, low where one print runs on across."""
+    return float(
+        max(alike_one[facing_side(one, two)].max(), alike_two[facing_side(two, one)].max())
+    )
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:

@@ -25,8 +25,8 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from ..geometry import facing_side, order_clockwise, quad_area, quad_long_side, quad_long_sides
-from ..side_contrast import side_steps
+from ..geometry import order_clockwise, quad_area, quad_long_side, quad_long_sides
+from ..side_contrast import facing_alike, side_steps
 from ..types import CardReading
 from .levels import reads_sure
 
@@ -81,10 +81,7 @@ def _print_runs_on(image: np.ndarray, one: np.ndarray, two: np.ndarray) -> bool:
     """Whether neither of the sides `one` and `two` turn to each other steps as alike as
     `SEAM_ALIKE` (at either depth of `side_contrast.side_steps`): one print, no edge."""
     _, alike = side_steps(image, [one, two])
-    return (
-        max(alike[0, facing_side(one, two)].max(), alike[1, facing_side(two, one)].max())
-        < SEAM_ALIKE
-    )
+    return facing_alike(one, two, alike[0], alike[1]) < SEAM_ALIKE
 
 
 def _halves_of(one: np.ndarray, two: np.ndarray, whole: np.ndarray, length: float) -> bool:

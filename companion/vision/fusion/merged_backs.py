@@ -48,9 +48,9 @@ from itertools import combinations
 
 import numpy as np
 
-from ..geometry import facing_side, order_clockwise, quad_areas, quad_extent, quad_part
+from ..geometry import order_clockwise, quad_areas, quad_extent, quad_part
 from ..read import CardReader
-from ..side_contrast import side_steps
+from ..side_contrast import facing_alike, side_steps
 from ..types import CardReading
 from .levels import SURE_ENOUGH, reads_sure
 
@@ -114,11 +114,8 @@ def _parted(
     def rank(pair: tuple[int, int]) -> tuple[bool, float]:
         """An edge between the two parts first (`SEAM_STEP`), then the surer pair."""
         i, j = pair
-        seam = max(
-            steps[i][facing_side(parts[i], parts[j])].max(),
-            steps[j][facing_side(parts[j], parts[i])].max(),
-        )
-        return bool(seam >= SEAM_STEP), min(read[i].confidence, read[j].confidence)
+        seam = facing_alike(parts[i], parts[j], steps[i], steps[j])
+        return seam >= SEAM_STEP, min(read[i].confidence, read[j].confidence)
 
     i, j = max(pairs, key=rank)
     return [read[i], read[j]]
