@@ -62,6 +62,11 @@ How they are joined:
   three laid in a row, its band in sight outlined alone or one end of it with a
   neighbour. A game card read there for sure, the only one those quads name (a playing
   card, only where it is read nowhere else in the frame), stands (`reached_cards`);
+- on such a frame too, midway between two cards read for sure that lie as the two ends
+  of a row with a card's room between them (`between.py`), a quad of a card's size and
+  their turn is read, as it is and placed: the middle card of three, which no quad
+  outlines at all. A game card read there for sure stands on the same terms
+  (`cards_between`);
 - a reading of the learned finder alone that says neither a game card nor a sure face or
   back (`LEARNED_ALONE_FLOOR`) is dropped: that is what its stray blobs read as.
 The edge finder's own overlapping quads, and the learned finder's, are each finder's own
@@ -126,7 +131,8 @@ edge finder), `candidates.py` (what they found; twins), `reading.py` (each quad 
 frame; `FrameReads`, a frame's readings as the searches after them share them), `picking.py`
 (one reading per card), `doubt.py` (what leaves doubt, and where), `sides.py` (the side
 search), `pairs.py` (two cards outlined as one), `cut_out.py` (a card outlined with part of
-its neighbour), `reaching.py` (a card outlined by no quad of its own), `indices.py` (cards
+its neighbour), `reaching.py` (a card outlined by no quad of its own), `between.py` (a
+card outlined by no quad at all, between two of its row), `indices.py` (cards
 read from a corner index), `parts.py` (uncovered card pixels; pieces of cards),
 `steadied.py` (a shaken frame read again steadied), `outlines.py` (backs that show no
 outline), `merged_backs.py` (two backs read as one), `back_halves.py` (one back read as
@@ -152,6 +158,7 @@ from ..segment import frame_model
 from ..shake import shake_of
 from ..types import CardReading
 from .back_halves import joined_backs
+from .between import cards_between
 from .candidates import Candidates
 from .cut_out import cut_out_cards
 from .doubt import in_doubt, unexplained
@@ -179,7 +186,8 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
     finder too (`in_doubt`), and for a playing deck by its corner index; where a frame in
     doubt is shaken, by reading it steadied too (`steadied_cards`), unless it is
     `steady` (a frame steadied already); where it is not, by reaching for game cards at
-    the ends of unsure quads too (`reached_cards`)."""
+    the ends of unsure quads and between two cards of a row too (`reached_cards`,
+    `cards_between`)."""
     colour = as_bgr(image)
     found = learned_candidates(colour, frame_model(reader.deck))
     known: dict[bytes, CardReading] = {}
@@ -256,7 +264,7 @@ def _read_found(
     (`known`) is not read again. With `search_sides`, learned quads still unsure are read
     with their sides moved too (`side_search`), and cut (`split_pairs`, `cut_out_cards`);
     with `reach` too (a steady frame), searched for a game card at their ends
-    (`reached_cards`)."""
+    (`reached_cards`), and between two cards of a row read for sure (`cards_between`)."""
     if not found.quads:
         return []
     readings = read_quads(image, reader, found, known)
@@ -285,4 +293,4 @@ def _read_found(
     frame = FrameReads(image, reader, found, readings, rough, known)
     frame = replace(frame, rough={**rough, **side_search(frame)})
     kept = cut_out_cards(frame, split_pairs(frame, pick_readings(found, readings, frame.rough)))
-    return reached_cards(frame, kept) if reach else kept
+    return cards_between(frame, reached_cards(frame, kept)) if reach else kept
