@@ -73,12 +73,24 @@ def cards_between(frame: FrameReads, kept: list[CardReading]) -> list[CardReadin
     """`kept`, with a game card read midway between two cards read for sure that lie as
     two cards of one row with a card's room between them (`_midway`), where no card read
     for sure lies. The frame must be a steady one (the caller's to say)."""
-    out = list(kept)
-    cards = [order_clockwise(r.corners) for r in kept if reads_sure(r)]
-    for middles in list(_midway(cards)):
-        if any(_centre_inside(r.corners, middles[0]) for r in out if reads_sure(r)):
-            continue
-        reading = _game_card_at(frame, middles, out)
+    sure = [order_clockwise(r.corners) for r in kept if reads_sure(r)]
+    places = [
+        middles
+        for middles in _midway(sure)
+        if not any(_centre_inside(card, middles[0]) for card in sure)
+    ]
+    if not places:
+        return kept
+    # every place's quads placed and read at once: one grey frame, one batch per net
+    quads = [quad for middles in places for quad in middles]
+    placed = place_quads(frame.colour, np.stack(quads))
+    readings = frame.read(quads + placed)
+    out, start = list(kept), 0
+    for middles in places:
+        end = start + len(middles)
+        at = readings[start:end] + readings[len(quads) + start : len(quads) + end]
+        start = end
+        reading = _one_game_card(at, out, frame.enrolled)
         if reading is not None:
             out = stand_for(out, middles, [reading])
     return out
@@ -160,18 +172,18 @@ def _centre_inside(quad: np.ndarray, middle: np.ndarray) -> bool:
     return cv2.pointPolygonTest(middle.reshape(-1, 1, 2), point, False) >= 0
 
 
-def _game_card_at(
-    frame: FrameReads, middles: tuple[np.ndarray, ...], out: list[CardReading]
+def _one_game_card(
+    readings: list[CardReading], out: list[CardReading], enrolled: bool
 ) -> CardReading | None:
-    """The game card read surest at `SURE_ENOUGH` on `middle` or on it placed on the
-    card's edges, that is no card of `out` read for sure (`SAME_CARD`) and, for playing
-    cards, whose name `out` holds nowhere, where all such readings name that one card."""
-    quads = [*middles, *place_quads(frame.colour, np.stack(middles))]
-    named = set() if frame.enrolled else {r.label for r in out if r.rank is not None}
+    """The game card of `readings` (a place's quads, as they are and placed) read surest
+    at `SURE_ENOUGH` that is no card of `out` read for sure (`SAME_CARD`) and, for
+    playing cards (not `enrolled`), whose name `out` holds nowhere, where all such
+    readings name that one card; else None."""
+    named = set() if enrolled else {r.label for r in out if r.rank is not None}
     sure = [r.corners for r in out if reads_sure(r)]
     games = [
         r
-        for r in frame.read(quads)
+        for r in readings
         if r.rank is not None
         and r.confidence >= SURE_ENOUGH
         and r.label not in named
