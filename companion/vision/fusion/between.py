@@ -14,10 +14,10 @@ between them (`_midway`: turned alike within `PAIR_TURNED`, as wide across the r
 `OFF_ROW` across it), with no card read for sure there, gets two quads midway in the
 first one's turn: as wide and as long as the larger of the two (each is outlined by its
 part in sight), and as the frame's cards read for sure are in the median. Each is read as
-it is and placed on the card's edges. A game card read there at `SURE_ENOUGH`, the only
-one those quads name, no card read for sure already (`SAME_CARD`) and (for playing cards)
-read nowhere else in the frame, stands (`pairs.stand_for`: an unsure reading over it
-gives way to it). As the search at the ends of unsure quads, it runs on steady frames in
+it is and placed on the card's edges. A game card read there on the terms of the search
+at the ends of unsure quads (`reaching.one_game_card`: at `SURE_ENOUGH`, the only one
+those quads name, no card read for sure already, and for playing cards read nowhere else
+in the frame) stands (`pairs.stand_for`: an unsure reading over it gives way to it). As the search at the ends of unsure quads, it runs on steady frames in
 doubt only (`reaching.py` says why).
 
 Measured (2026-12-07, sixty-eighth stop; OpenCV 5.0, the tuning sets of `reaching.py`):
@@ -49,11 +49,12 @@ from collections.abc import Iterator
 import cv2
 import numpy as np
 
-from ..geometry import axis_turn, order_clockwise, quad_extent, quad_iou
+from ..geometry import axis_turn, order_clockwise, quad_extent
 from ..segment import place_quads
 from ..types import CardReading
-from .levels import SAME_CARD, SURE_ENOUGH, reads_sure
+from .levels import reads_sure
 from .pairs import stand_for
+from .reaching import one_game_card
 from .reading import FrameReads
 
 # Two cards of one row: turned alike within this many degrees (their outlines are of
@@ -93,7 +94,7 @@ def cards_between(frame: FrameReads, kept: list[CardReading]) -> list[CardReadin
         end = start + len(middles)
         at = readings[start:end] + readings[len(quads) + start : len(quads) + end]
         start = end
-        reading = _one_game_card(at, out, frame.enrolled)
+        reading = one_game_card(at, out, frame.enrolled)
         if reading is not None:
             out = stand_for(out, middles, [reading])
     return out
@@ -173,25 +174,3 @@ def _centre_inside(quad: np.ndarray, middle: np.ndarray) -> bool:
     centre = quad.mean(axis=0)
     point = (float(centre[0]), float(centre[1]))
     return cv2.pointPolygonTest(middle.reshape(-1, 1, 2), point, False) >= 0
-
-
-def _one_game_card(
-    readings: list[CardReading], out: list[CardReading], enrolled: bool
-) -> CardReading | None:
-    """The game card of `readings` (a place's quads, as they are and placed) read surest
-    at `SURE_ENOUGH` that is no card of `out` read for sure (`SAME_CARD`) and, for
-    playing cards (not `enrolled`), whose name `out` holds nowhere, where all such
-    readings name that one card; else None."""
-    named = set() if enrolled else {r.label for r in out if r.rank is not None}
-    sure = [r.corners for r in out if reads_sure(r)]
-    games = [
-        r
-        for r in readings
-        if r.rank is not None
-        and r.confidence >= SURE_ENOUGH
-        and r.label not in named
-        and not any(quad_iou(r.corners, q) >= SAME_CARD for q in sure)
-    ]
-    if len({r.label for r in games}) != 1:
-        return None
-    return max(games, key=lambda r: r.confidence)

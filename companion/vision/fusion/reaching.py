@@ -90,21 +90,29 @@ def reached_cards(frame: FrameReads, kept: list[CardReading]) -> list[CardReadin
 def _game_card_at_ends(
     frame: FrameReads, quad: np.ndarray, card: np.ndarray, out: list[CardReading]
 ) -> CardReading | None:
-    """The game card read surest at `SURE_ENOUGH` on a quad of `card`'s size and turn at
-    an end of `quad` (`geometry.cards_from_ends`, each also placed on the edges) that is
-    no card of `out` read for sure (`SAME_CARD`) and, for playing cards, whose name `out`
-    holds nowhere, where all such readings name that one card; else None."""
+    """The game card read at `SURE_ENOUGH` on a quad of `card`'s size and turn at an end
+    of `quad` (`geometry.cards_from_ends`, each also placed on the edges), on the terms
+    of `one_game_card`; else None."""
     ends = cards_from_ends(quad, card)
     if not ends:
         return None
     quads = ends + place_quads(frame.colour, np.stack(ends))
-    # a playing card's suit is its player's: its name read elsewhere is that card; an
-    # enrolled deck's animal can lie before every player
-    named = set() if frame.enrolled else {r.label for r in out if r.rank is not None}
+    return one_game_card(frame.read(quads), out, frame.enrolled)
+
+
+def one_game_card(
+    readings: list[CardReading], out: list[CardReading], enrolled: bool
+) -> CardReading | None:
+    """The game card of `readings` (one place's quads) read surest at `SURE_ENOUGH` that
+    is no card of `out` read for sure (`SAME_CARD`) and, for playing cards (not
+    `enrolled`), whose name `out` holds nowhere, where all such readings name that one
+    card; else None. A playing card's suit is its player's: its name read elsewhere is
+    that card; an enrolled deck's animal can lie before every player."""
+    named = set() if enrolled else {r.label for r in out if r.rank is not None}
     sure = [r.corners for r in out if reads_sure(r)]
     games = [
         r
-        for r in frame.read(quads)
+        for r in readings
         if r.rank is not None
         and r.confidence >= SURE_ENOUGH
         and r.label not in named
