@@ -17,8 +17,8 @@ part in sight), and as the frame's cards read for sure are in the median. Each i
 it is and placed on the card's edges. A game card read there on the terms of the search
 at the ends of unsure quads (`reaching.one_game_card`: at `SURE_ENOUGH`, the only one
 those quads name, no card read for sure already, and for playing cards read nowhere else
-in the frame) stands (`pairs.stand_for`: an unsure reading over it gives way to it). As the search at the ends of unsure quads, it runs on steady frames in
-doubt only (`reaching.py` says why).
+in the frame) stands (`pairs.stand_for`: an unsure reading over it gives way to it). As
+that search, it runs on steady frames in doubt only (`reaching.py` says why).
 
 Measured (2026-12-07, sixty-eighth stop; OpenCV 5.0, the tuning sets of `reaching.py`):
 playing row tables 1,226 -> 1,228 of 1,271 (100 from 4,450,000) and 1,902 -> 1,903 of
