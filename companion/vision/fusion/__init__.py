@@ -9,13 +9,15 @@ and on the real photos, with fewer phantoms than the edge finder (models/README.
 
 How they are joined:
 - the learned finder looks first. Where every card it found is settled (a game rank, a
-  back, a 6..King read at `SETTLED` or more) and the net sees no card that those readings
-  do not explain (`in_doubt`), that is the table, and the edge finder (a third of the
-  frame's time) does not run: on 45% of 200 rendered playing tuning tables and 75% of
-  200 animal ones (the real train split read as before) it reads 2,804 of 2,936 playing
-  cards right (2,805 before), and one animal card of 2,916 fewer (since the reader reads
-  small 6..Kings for sure, on 56% of those playing tables). Otherwise both
-  finders' quads are read as below, and a quad the first look read is not read again;
+  back, a 6..King read at `SETTLED` or more), no game rank is read unsure on a quad far
+  larger than the card beside it (`oversized.py`: two cards outlined as one), and the net
+  sees no card that those readings do not explain (`in_doubt`), that is the table, and
+  the edge finder (a third of the frame's time) does not run: on 45% of 200 rendered
+  playing tuning tables and 75% of 200 animal ones (the real train split read as before)
+  it reads 2,804 of 2,936 playing cards right (2,805 before), and one animal card of
+  2,916 fewer (since the reader reads small 6..Kings for sure, on 56% of those playing
+  tables). Otherwise both finders' quads are read as below, and a quad the first look
+  read is not read again;
 - where the net sees no card under an edge quad (`NET_AGREES`), only a face read for sure
   counts, or a back read surer still (`BACK_WITHOUT_NET`): a tile of the table, a phone or
   a note that made a clean outline is not card to the net, and reads at best as an unsure
@@ -127,18 +129,18 @@ read there stands where the frame itself read none (never a game card: `steadied
 says why).
 
 Where each part lives: `finders.py` (the looks: the learned finder, its second look, the
-edge finder), `candidates.py` (what they found; twins), `reading.py` (each quad read once a
-frame; `FrameReads`, a frame's readings as the searches after them share them), `picking.py`
-(one reading per card), `doubt.py` (what leaves doubt, and where), `sides.py` (the side
-search), `pairs.py` (two cards outlined as one), `cut_out.py` (a card outlined with part of
-its neighbour), `reaching.py` (a card outlined by no quad of its own), `between.py` (a
-card outlined by no quad at all, between two of its row), `indices.py` (cards
-read from a corner index), `parts.py` (uncovered card pixels; pieces of cards),
-`steadied.py` (a shaken frame read again steadied), `outlines.py` (backs that show no
-outline), `merged_backs.py` (two backs read as one), `back_halves.py` (one back read as
-two), `twice.py` (a game card read twice), `levels.py` (the confidence levels they all
-share). Each rule's constant, with the figures measured for it, lies in the module of that
-rule.
+edge finder), `candidates.py` (what they found; twins), `reading.py` (each quad read once
+a frame; `FrameReads`, a frame's readings as the searches after them share them),
+`picking.py` (one reading per card), `doubt.py` (what leaves doubt, and where),
+`oversized.py` (a game card read on a quad of two cards), `sides.py` (the side search),
+`pairs.py` (two cards outlined as one), `cut_out.py` (a card outlined with part of its
+neighbour), `reaching.py` (a card outlined by no quad of its own), `between.py` (a card
+outlined by no quad at all, between two of its row), `indices.py` (cards read from a
+corner index), `parts.py` (uncovered card pixels; pieces of cards), `steadied.py` (a
+shaken frame read again steadied), `outlines.py` (backs that show no outline),
+`merged_backs.py` (two backs read as one), `back_halves.py` (one back read as two),
+`twice.py` (a game card read twice), `levels.py` (the confidence levels they all share).
+Each rule's constant, with the figures measured for it, lies in the module of that rule.
 
 `read_cards(image, reader)` does it all (`CardPipeline` calls it); `find_candidates` (both
 finders at once, as training uses them) and `pick_readings` are its two halves.

@@ -1,0 +1,57 @@
+"""A game card read on a quad far larger than the card beside it: two cards outlined as
+one, which leaves the frame in doubt.
+
+Players lay cards in a row, each over the one before, and a finder can outline a card
+together with the one over it as one quad. That quad reads as the card whose face shows
+more, not for sure but above `levels.SETTLED` at times (a wolf and the mouse over it, 116
+x 94 px beside a wolf 74 x 95, read as the wolf at 0.84: animal tuning row table
+4,470,408), and a game rank settles a frame (`levels.settled`): the first look took the
+table as read, and the mouse was lost. One deck's cards lie at one size, and a card half
+hidden is outlined smaller, never larger: a quad `OVERSIZED` times the area of the
+largest of the `NEAREST` cards read for sure nearest it that it does not overlap
+(`SAME_CARD`) holds more than one card. A game card read on it, not for sure, leaves the
+frame in doubt (`doubt.in_doubt`), and the last look's searches, which cut quads read
+unsure, part it (`pairs.split_pairs`: its two ends read the wolf and the mouse).
+
+Measured (2026-12-07, sixty-eighth stop; OpenCV 5.0, the tuning sets of `reaching.py`):
+MEASURED
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..geometry import quad_area, quad_iou
+from ..types import CardReading
+from .levels import SAME_CARD, reads_sure
+
+# A quad this many times the area of a whole card near it holds two cards: the largest of
+# the NEAREST cards read for sure nearest it. The nearest alone took a 2 of spades read at
+# 0.79 for two cards beside a 6..King half hidden (tuning card scene 4,200,134; in the
+# frame left in doubt a back was then read as two).
+OVERSIZED = 1.4
+NEAREST = 3
+
+
+def oversized_game_card(readings: Sequence[CardReading]) -> bool:
+    """Whether one of `readings` is a game card read unsure (`reads_sure`) on a quad
+    holding two cards (`_oversized`, against the cards of `readings` read for sure)."""
+    sure = [r.corners for r in readings if reads_sure(r)]
+    return any(
+        _oversized(r.corners, sure) for r in readings if r.rank is not None and not reads_sure(r)
+    )
+
+
+def _oversized(quad: np.ndarray, sure: list[np.ndarray]) -> bool:
+    """Whether `quad` is `OVERSIZED` times the area of the largest of the `NEAREST` cards
+    of `sure` nearest it that it does not overlap: the size of a whole card there (a card
+    half under another is outlined smaller)."""
+    apart = [card for card in sure if quad_iou(card, quad) < SAME_CARD]
+    if not apart:
+        return False
+    centre = quad.mean(axis=0)
+    apart.sort(key=lambda card: float(np.linalg.norm(card.mean(axis=0) - centre)))
+    whole = max(quad_area(card) for card in apart[:NEAREST])
+    return quad_area(quad) >= OVERSIZED * whole
