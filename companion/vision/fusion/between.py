@@ -102,9 +102,12 @@ def cards_between(frame: FrameReads, kept: list[CardReading]) -> list[CardReadin
 
 def _midway(cards: list[np.ndarray]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """For each pair of `cards` (quads in clockwise order) lying as two cards of one row
-    with a card's room between them (`_row_step`), a quad midway in their turn, as wide
-    and as long as the larger of the two along each axis: a card under its neighbour is
-    outlined by its part in sight, which is shorter along the row."""
+    with a card's room between them (`_row_step`), two quads midway in the first one's
+    turn: as wide and as long as the larger of the two along each axis (a card under its
+    neighbour is outlined by its part in sight, which is shorter along the row), and of
+    the median size of `cards`."""
+    if len(cards) < 2:
+        return
     centres = [card.mean(axis=0) for card in cards]
     usual = np.median([sorted(quad_extent(card)) for card in cards], axis=0)
     for i, first in enumerate(cards):
