@@ -1,4 +1,4 @@
-"""A game card read unsure on a quad far larger than the card read for sure beside it (two
+"""A face read unsure on a quad far larger than the card read for sure beside it (two
 cards outlined as one) leaves the frame in doubt (`fusion.oversized`): the rule on
 made-up readings, and on a rendered animal row table it was measured on."""
 
@@ -13,7 +13,7 @@ from companion.vision.bench.scenes import row_scenes, row_seed_offset
 from companion.vision.decks import load_deck
 from companion.vision.fusion import Candidates, oversized, read_cards
 from companion.vision.fusion.doubt import in_doubt
-from companion.vision.fusion.oversized import oversized_game_card
+from companion.vision.fusion.oversized import oversized_face
 from companion.vision.geometry import quad_iou
 from companion.vision.read import CardReader
 from companion.vision.segment import CardMaps
@@ -25,24 +25,26 @@ SURE_WOLF = reading(card_at(0), "wolf", 0.99, rank=2)
 TWO = np.array([[70, 0], [150, 0], [150, 70], [70, 70]], np.float32)
 
 
-def test_a_game_card_read_unsure_on_a_quad_of_two_cards_is_found() -> None:
-    assert oversized_game_card([SURE_WOLF, reading(TWO, "wolf", 0.84, rank=2)])
+def test_a_face_read_unsure_on_a_quad_of_two_cards_is_found() -> None:
+    assert oversized_face([SURE_WOLF, reading(TWO, "wolf", 0.84, rank=2)])
+    # a 6..King too: from SETTLED it settles a frame, and what it covers may be a game card
+    assert oversized_face([SURE_WOLF, reading(TWO, "other", 0.8)])
 
 
 def test_nothing_else_is_taken_for_two_cards() -> None:
     def two_read_as(label: str, confidence: float, rank: int | None) -> list[CardReading]:
         return [SURE_WOLF, reading(TWO, label, confidence, rank)]
 
-    assert not oversized_game_card(two_read_as("wolf", 0.95, 2))  # the reader is sure
-    assert not oversized_game_card(two_read_as("back", 0.8, None))  # no game card
-    assert not oversized_game_card(two_read_as("other", 0.8, None))
+    assert not oversized_face(two_read_as("wolf", 0.95, 2))  # the reader is sure
+    assert not oversized_face(two_read_as("back", 0.8, None))  # no face
+    assert not oversized_face(two_read_as("not a card", 0.8, None))
     # a quad of a card's size (its area 1.2 times the card's), or no card read for sure
     card_sized = np.array([[70, 0], [130, 0], [130, 70], [70, 70]], np.float32)
-    assert not oversized_game_card([SURE_WOLF, reading(card_sized, "wolf", 0.84, rank=2)])
-    assert not oversized_game_card([reading(TWO, "wolf", 0.84, rank=2)])
+    assert not oversized_face([SURE_WOLF, reading(card_sized, "wolf", 0.84, rank=2)])
+    assert not oversized_face([reading(TWO, "wolf", 0.84, rank=2)])
     # the card read for sure is the one the quad lies on: no card beside it to size it by
     over = reading(np.array([[0, 0], [80, 0], [80, 70], [0, 70]], np.float32), "wolf", 0.84, 2)
-    assert not oversized_game_card([SURE_WOLF, over])
+    assert not oversized_face([SURE_WOLF, over])
 
 
 def test_a_frame_holding_one_is_in_doubt(monkeypatch) -> None:

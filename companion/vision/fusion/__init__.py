@@ -9,7 +9,7 @@ and on the real photos, with fewer phantoms than the edge finder (models/README.
 
 How they are joined:
 - the learned finder looks first. Where every card it found is settled (a game rank, a
-  back, a 6..King read at `SETTLED` or more), no game rank is read unsure on a quad far
+  back, a 6..King read at `SETTLED` or more), no face is read unsure on a quad far
   larger than the card beside it (`oversized.py`: two cards outlined as one), and the net
   sees no card that those readings do not explain (`in_doubt`), that is the table, and
   the edge finder (a third of the frame's time) does not run: on 45% of 200 rendered
@@ -132,7 +132,7 @@ Where each part lives: `finders.py` (the looks: the learned finder, its second l
 edge finder), `candidates.py` (what they found; twins), `reading.py` (each quad read once
 a frame; `FrameReads`, a frame's readings as the searches after them share them),
 `picking.py` (one reading per card), `doubt.py` (what leaves doubt, and where),
-`oversized.py` (a game card read on a quad of two cards), `sides.py` (the side search),
+`oversized.py` (a face read on a quad of two cards), `sides.py` (the side search),
 `pairs.py` (two cards outlined as one), `cut_out.py` (a card outlined with part of its
 neighbour), `reaching.py` (a card outlined by no quad of its own), `between.py` (a card
 outlined by no quad at all, between two of its row), `indices.py` (cards read from a

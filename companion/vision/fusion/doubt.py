@@ -15,7 +15,7 @@ from ..segment import CARD_LEVEL, STRIDE, CardMaps
 from ..types import CardReading
 from .candidates import Candidates
 from .levels import SETTLED, SURE_ENOUGH, settled
-from .oversized import oversized_game_card
+from .oversized import oversized_face
 
 # Card the net sees that no card read explains, at least this fraction of the frame, puts
 # the frame in doubt (`in_doubt`), and the corner indices are looked for only where
@@ -33,9 +33,9 @@ UNEXPLAINED = 0.0004
 def in_doubt(found: Candidates, kept: list[CardReading]) -> bool:
     """Whether the learned finder's readings leave doubt, so that the edge finder must look
     too: one that is not `settled` at `SETTLED` (a game rank, a back, or a 6..King read
-    at SETTLED or more), a game rank read unsure on a quad holding two cards
-    (`oversized_game_card`), or card seen by the net that none of them explains."""
-    if not all(settled(reading, SETTLED) for reading in kept) or oversized_game_card(kept):
+    at SETTLED or more), a face read unsure on a quad holding two cards
+    (`oversized_face`), or card seen by the net that none of them explains."""
+    if not all(settled(reading, SETTLED) for reading in kept) or oversized_face(kept):
         return True
     return unexplained(found, kept, SETTLED) is not None
 
