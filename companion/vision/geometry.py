@@ -361,9 +361,18 @@ def cards_from_ends(quad: np.ndarray, card: np.ndarray) -> list[np.ndarray]:
     spans_u, spans_v = offsets @ u, offsets @ v
     middles = [v * (spans_v.min() + length / 2), v * (spans_v.max() - length / 2)]
     middles += [u * (spans_u.min() + width / 2), u * (spans_u.max() - width / 2)]
-    half_u, half_v = u * width / 2, v * length / 2
-    corner_offsets = [-half_u - half_v, half_u - half_v, half_u + half_v, -half_u + half_v]
-    return [np.float32([centre + m + c for c in corner_offsets]) for m in middles]
+    return [quad_around(centre + m, u, v, (width, length)) for m in middles]
+
+
+def quad_around(
+    centre: np.ndarray, u: np.ndarray, v: np.ndarray, size: tuple[float, float]
+) -> np.ndarray:
+    """(4, 2) float32: the rectangle centred on `centre`, `size[0]` long along the unit
+    axis `u` and `size[1]` along `v`, from its corner at -u, -v through +u, -v (as a
+    card's corners run where `u` and `v` are its sides 0 and 3)."""
+    half_u, half_v = u * size[0] / 2, v * size[1] / 2
+    offsets = [-half_u - half_v, half_u - half_v, half_u + half_v, -half_u + half_v]
+    return np.float32([centre + offset for offset in offsets])
 
 
 def axis_turn(quad: np.ndarray, card: np.ndarray) -> float:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from test_cut_out import frame_of, reading, row_table_reading
-from test_reaching import card_at, turned
+from test_reaching import card_at, labels_at, turned
 
 from companion.vision import fusion
 from companion.vision.fusion import between
@@ -33,10 +33,6 @@ def search(
     far = card_at(500)  # the frame's one unsure quad, away from the row
     frame = frame_of(far, reading(far, OTHER, 0.3), [(MIDDLE, middle)], deck=deck, match=0.85)
     return between.cards_between(frame, [FIRST, LAST] if kept is None else kept)
-
-
-def labels_at(readings: list[CardReading]) -> list[tuple[str, int]]:
-    return sorted((r.label, round(float(r.corners[:, 0].min()))) for r in readings)
 
 
 UNCHANGED = [("2 of hearts", 0), ("3 of clubs", 80)]

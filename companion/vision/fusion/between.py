@@ -46,10 +46,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import cv2
 import numpy as np
 
-from ..geometry import axis_turn, order_clockwise, quad_extent
+from ..geometry import axis_turn, order_clockwise, points_in_quad, quad_around, quad_extent
 from ..segment import place_quads
 from ..types import CardReading
 from .levels import reads_sure
@@ -78,11 +77,9 @@ def cards_between(frame: FrameReads, kept: list[CardReading]) -> list[CardReadin
     two cards of one row with a card's room between them (`_midway`), where no card read
     for sure lies. The frame must be a steady one (the caller's to say)."""
     sure = [order_clockwise(r.corners) for r in kept if reads_sure(r)]
-    places = [
-        middles
-        for middles in _midway(sure)
-        if not any(_centre_inside(card, middles[0]) for card in sure)
-    ]
+    centres = [card.mean(axis=0) for card in sure]
+    # where a card read for sure has its centre, that card is read already
+    places = [middles for middles in _midway(sure) if not points_in_quad(centres, middles[0]).any()]
     if not places:
         return kept
     # every place's quads placed and read at once: one grey frame, one batch per net
@@ -116,31 +113,18 @@ def _midway(cards: list[np.ndarray]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         if (norms <= 0).any():
             continue
         u, v = axes[0] / norms[0], axes[1] / norms[1]
+        first_spans = _spans(first, u, v)
         for j in range(i + 1, len(cards)):
             if axis_turn(first, cards[j]) > PAIR_TURNED:
                 continue
-            size = np.maximum(_spans(first, u, v), _spans(cards[j], u, v))
+            second_spans = _spans(cards[j], u, v)
+            size = np.maximum(first_spans, second_spans)
             apart = centres[j] - centres[i]
-            if not _row_step(
-                apart @ u, apart @ v, size, _spans(first, u, v), _spans(cards[j], u, v)
-            ):
+            if not _row_step(apart @ u, apart @ v, size, first_spans, second_spans):
                 continue
             middle = (centres[i] + centres[j]) / 2
             usual_size = usual if size[1] >= size[0] else usual[::-1]
-            yield _card_at(middle, u, v, size), _card_at(middle, u, v, usual_size)
-
-
-def _card_at(centre: np.ndarray, u: np.ndarray, v: np.ndarray, size: np.ndarray) -> np.ndarray:
-    """The quad centred on `centre`, `size` long along unit axes `u` and `v`."""
-    half_u, half_v = u * size[0] / 2, v * size[1] / 2
-    return np.float32(
-        [
-            centre - half_u - half_v,
-            centre + half_u - half_v,
-            centre + half_u + half_v,
-            centre - half_u + half_v,
-        ]
-    )
+            yield quad_around(middle, u, v, size), quad_around(middle, u, v, usual_size)
 
 
 def _spans(quad: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -170,10 +154,3 @@ def _row_step(
         if abs(first[across] - second[across]) <= SAME_SIZE * size[across]:
             return True
     return False
-
-
-def _centre_inside(quad: np.ndarray, middle: np.ndarray) -> bool:
-    """Whether `quad`'s centre lies inside `middle`: a card already read there."""
-    centre = quad.mean(axis=0)
-    point = (float(centre[0]), float(centre[1]))
-    return cv2.pointPolygonTest(middle.reshape(-1, 1, 2), point, False) >= 0

@@ -50,9 +50,11 @@ def oversized_face(readings: Sequence[CardReading]) -> bool:
     """Whether one of `readings` is a face (a game card or a 6..King) read unsure
     (`reads_sure`) on a quad holding two cards (`_oversized`, against the cards of
     `readings` read for sure)."""
+    unsure = [r for r in readings if r.face == "up" and r.label != NOT_A_CARD and not reads_sure(r)]
+    if not unsure:
+        return False  # most settled frames: every face read for sure
     sure = [r.corners for r in readings if reads_sure(r)]
-    faces = [r for r in readings if r.face == "up" and r.label != NOT_A_CARD]
-    return any(_oversized(r.corners, sure) for r in faces if not reads_sure(r))
+    return any(_oversized(r.corners, sure) for r in unsure)
 
 
 def _oversized(quad: np.ndarray, sure: list[np.ndarray]) -> bool:
