@@ -193,6 +193,13 @@ def _box(points: list[list[float]]) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
+def scaled_about_centre(quads: np.ndarray, scale: float) -> np.ndarray:
+    """`quads` ((4, 2), or (N, 4, 2)) each scaled by `scale` about the mean of its
+    corners, float32."""
+    centres = quads.mean(axis=-2, keepdims=True)
+    return (centres + (quads - centres) * scale).astype(np.float32)
+
+
 def scaled_from_corner(quad: np.ndarray, scale: float) -> np.ndarray:
     """`quad` (4, 2) scaled by `scale` about its first corner: a card implied by a corner
     index (`corner_index`), larger or smaller with that corner fixed, as the index reader

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration, detect_markers
+from .geometry import scaled_about_centre
 from .types import CardReading
 
 # The printed quiet zone: a white margin of a sixth of the marker's side all round
@@ -75,8 +76,7 @@ class MarkerWatch:
 
 
 def _with_margin(corners: np.ndarray) -> np.ndarray:
-    centre = corners.mean(axis=0)
-    return (centre + (corners - centre) * (1 + 2 * MARGIN)).astype(np.float32)
+    return scaled_about_centre(corners, 1 + 2 * MARGIN)
 
 
 def _inside(quad: np.ndarray, point: tuple[float, float]) -> bool:

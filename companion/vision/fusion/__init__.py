@@ -10,8 +10,9 @@ and on the real photos, with fewer phantoms than the edge finder (models/README.
 How they are joined:
 - the learned finder looks first. Where every card it found is settled (a game rank, a
   back, a 6..King read at `SETTLED` or more), no face is read unsure on a quad far
-  larger than the card beside it (`oversized.py`: two cards outlined as one), and the net
-  sees no card that those readings do not explain (`in_doubt`), that is the table, and
+  larger than the card beside it (`oversized.py`: two cards outlined as one), the net
+  sees no card that those readings do not explain, and sees none faintly away from them
+  (`in_doubt`, `doubt.faint_card`: small cards under its card level), that is the table, and
   the edge finder (a third of the frame's time) does not run: on 45% of 200 rendered
   playing tuning tables and 75% of 200 animal ones (the real train split read as before)
   it reads 2,804 of 2,936 playing cards right (2,805 before), and one animal card of
@@ -23,8 +24,9 @@ How they are joined:
   a note that made a clean outline is not card to the net, and reads at best as an unsure
   face or a back; the net, though, misses some big cards of close-up photos that the
   reader reads for sure, and some backs whose pattern it takes for the table;
-- where the first look leaves card unexplained, the learned finder's net also looks again
-  at that part of the frame, enlarged (`zoomed`, `ZOOM`): cards it saw too small to
+- where the first look leaves card unexplained, or card seen faintly away from the cards
+  read, the learned finder's net also looks again at that part of the frame, enlarged
+  (`zoomed`, `ZOOM`, `doubt.left_to_look`): cards it saw too small to
   outline, and cards of a row it outlined as one (`ZOOM_TWIN`); a card only this second
   look found must read for sure, or a game card at `ZOOM_GAME`;
 - every quad of both finders is read; a card found by both is read twice, and the reading

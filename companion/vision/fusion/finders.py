@@ -15,7 +15,7 @@ from ..geometry import even_sides, order_clockwise, quad_iou
 from ..segment import MODEL, card_maps, net_input, place_quads, rough_and_slanted
 from ..types import CardReading
 from .candidates import Candidates
-from .doubt import unexplained
+from .doubt import left_to_look
 from .levels import SAME_CARD, SETTLED, settled
 
 # The net agrees with an edge quad when its mean card probability inside reaches this.
@@ -140,11 +140,12 @@ def _placed(
 
 def zoomed(colour: np.ndarray, found: Candidates, kept: list[CardReading]) -> Candidates:
     """`found` with the quads of the learned finder's second look (`ZOOM`) at the part of
-    the frame where its net sees card that `kept` leaves unexplained: small cards it saw
-    too small to outline, and cards of a row it outlined together. A quad on a card the
+    the frame where its net sees card that `kept` leaves unexplained, or faintly sees card
+    away from it (`doubt.left_to_look`): small cards it saw too small to outline, and
+    cards of a row it outlined together. A quad on a card the
     first look read (`settled` at SETTLED: `SAME_CARD`), or outlined as the first look
     did (`ZOOM_TWIN`), is left out (`_new_quads`)."""
-    region = unexplained(found, kept, SETTLED, ZOOM_CONTEXT)
+    region = left_to_look(found, kept, ZOOM_CONTEXT)
     if region is None or found.maps is None or ZOOM_GAIN * found.maps.sx > ZOOM:
         return found
     # the region's box, net input pixels -> frame pixels
