@@ -142,9 +142,9 @@ def zoomed(colour: np.ndarray, found: Candidates, kept: list[CardReading]) -> Ca
     """`found` with the quads of the learned finder's second look (`ZOOM`) at the part of
     the frame where its net sees card that `kept` leaves unexplained, or faintly sees card
     away from it (`doubt.left_to_look`): small cards it saw too small to outline, and
-    cards of a row it outlined together. A quad on a card the
-    first look read (`settled` at SETTLED: `SAME_CARD`), or outlined as the first look
-    did (`ZOOM_TWIN`), is left out (`_new_quads`)."""
+    cards of a row it outlined together. A quad on a card the first look read (`settled`
+    at SETTLED: `SAME_CARD`), or outlined as the first look did (`ZOOM_TWIN`), is left
+    out (`_new_quads`)."""
     region = left_to_look(found, kept, ZOOM_CONTEXT)
     if region is None or found.maps is None or ZOOM_GAIN * found.maps.sx > ZOOM:
         return found
