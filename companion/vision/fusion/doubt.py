@@ -92,7 +92,7 @@ def faint_card(
     card = (found.maps.card > FAINT_LEVEL).astype(np.uint8)
     if kept:
         quads = np.stack([reading.corners for reading in kept])
-        _clear(found.maps, card, scaled_about_centre(quads, CLEAR_AROUND))
+        found.maps.fill(card, scaled_about_centre(quads, CLEAR_AROUND), 0)
     return _net_box(found, cv2.erode(card, np.ones((3, 3), np.uint8)), context)
 
 
@@ -131,16 +131,8 @@ def uncovered(maps: CardMaps, readings: Sequence[CardReading]) -> np.ndarray:
     a found card's outline leaves a sliver of card pixels around it."""
     card = (maps.card > CARD_LEVEL).astype(np.uint8)
     if readings:
-        _clear(maps, card, np.stack([reading.corners for reading in readings]))
+        maps.fill(card, np.stack([reading.corners for reading in readings]), 0)
     return cv2.erode(card, np.ones((3, 3), np.uint8))
-
-
-def _clear(maps: CardMaps, card: np.ndarray, quads: np.ndarray) -> None:
-    """Zero the pixels of `card` (a map-sized uint8 mask) inside each of `quads` ((N, 4,
-    2), frame pixels), as `CardMaps.fill` does one: all taken to the map at once, since
-    this runs on every frame (0.19 -> 0.08 ms for `faint_card` on a table of 15 cards)."""
-    for points in np.round(maps.to_map(quads) * 4).astype(np.int32):
-        cv2.fillConvexPoly(card, points, 0, shift=2)  # in 1/4 pixels
 
 
 def on_unexplained_card(
