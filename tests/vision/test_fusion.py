@@ -358,6 +358,16 @@ def test_card_cover_is_the_mean_card_probability_under_a_frame_quad() -> None:
     assert cover[1] == 0.0
 
 
+def test_maps_fill_several_quads_at_once_as_one_by_one() -> None:
+    maps = CardMaps(np.zeros((90, 160), np.float32), np.zeros((90, 160), np.float32), 0.5, 0.5)
+    quads = np.stack([card_at(80, 40, 40, 60), card_at(100.3, 70.6, 50, 30)])
+    at_once, one_by_one = np.zeros((90, 160), np.uint8), np.zeros((90, 160), np.uint8)
+    maps.fill(at_once, quads, 1)
+    for quad in quads:
+        maps.fill(one_by_one, quad, 1)
+    assert np.array_equal(at_once, one_by_one) and at_once.sum() > 0
+
+
 def test_where_the_net_sees_no_card_only_a_face_or_a_back_read_for_sure_counts() -> None:
     """A back read unsurely or an unsure face is what a phone or a note reads as; the net
     misses some big close-up cards, and some backs, which the reader reads for sure."""

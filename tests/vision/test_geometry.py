@@ -42,6 +42,7 @@ from companion.vision.geometry import (
     quad_long_sides,
     quad_part,
     rectify,
+    scaled_about_centre,
     shorter_than_nearest,
     side_by_side,
     side_moved,
@@ -114,6 +115,15 @@ def test_area_aspect_centre_and_length():
     assert quad_center(UPRIGHT) == pytest.approx((35, 55))
     assert is_convex(UPRIGHT)
     assert not is_convex(UPRIGHT[[0, 2, 1, 3]])
+
+
+def test_quads_scaled_about_their_centres_one_or_many():
+    grown = scaled_about_centre(UPRIGHT, 1.2)
+    assert quad_center(grown) == pytest.approx(quad_center(UPRIGHT))
+    assert quad_area(grown) == pytest.approx(1.44 * quad_area(UPRIGHT))
+    both = scaled_about_centre(np.stack([UPRIGHT, UPRIGHT + np.float32([100, 0])]), 1.2)
+    assert both.dtype == np.float32 and both.shape == (2, 4, 2)
+    assert np.allclose(both[1], grown + np.float32([100, 0]))
 
 
 def test_iou():
