@@ -1,6 +1,7 @@
 """A game card outlined by no quad of its own is read on card-sized quads reaching out
-from the ends of an unsure quad (`fusion.reaching`): the rule on made-up readings, and on
-a rendered row table it was measured on."""
+from the ends of an unsure quad (`fusion.reaching`), and a back or 6..King holding nearly
+all of that quad: the rule on made-up readings, and on a rendered row table it was
+measured on."""
 
 from __future__ import annotations
 
@@ -85,11 +86,9 @@ def test_nothing_stands_where_the_card_at_the_ends_is_not_clear() -> None:
     # two game cards named at the quad's ends
     three = reading(BELOW, "3 of spades", 0.97, rank=3)
     assert labels_at(reach({"ace": ACE_READ, "below": three})) == UNCHANGED
-    # a game card under SURE_ENOUGH; a back or a 6..King (no game card) read for sure
+    # a game card under SURE_ENOUGH
     unsure_ace = reading(ACE, "A of spades", 0.85, rank=1)
     assert labels_at(reach({"ace": unsure_ace})) == UNCHANGED
-    assert labels_at(reach({"ace": reading(ACE, "back", 0.97)})) == UNCHANGED
-    assert labels_at(reach({"ace": reading(ACE, OTHER, 0.99)})) == UNCHANGED
     # the Ace read elsewhere in the frame already: each player holds one
     elsewhere = reading(card_at(200), "A of spades", 0.6, rank=1)
     got = reach({"ace": ACE_READ}, kept=[SURE_CARD, elsewhere])
@@ -102,6 +101,32 @@ def test_nothing_stands_where_the_card_at_the_ends_is_not_clear() -> None:
     assert labels_at(got) == [("2 of hearts", 0), ("owl", 100), ("owl", 200)]
     # no card read for sure to size the card by and turn it
     assert labels_at(reach({"ace": ACE_READ}, kept=[])) == [(OTHER, 100)]
+
+
+# an unsure quad 100 px long from the band's top: a card and part of the one under it
+LONG_BAND = np.array([[100, 20], [150, 20], [150, 120], [100, 120]], np.float32)
+
+
+def test_a_back_or_6_to_king_at_an_end_stands_where_it_holds_nearly_all_the_quad() -> None:
+    """Where no game card is read at the ends, a back or a 6..King read at PLAIN_SURE on a
+    quad holding PLAIN_COVERS of the unsure one is the card it loosely outlined; where the
+    unsure quad reaches well past it, the rest may be a card under it, and nothing stands
+    (a game card lay under such a 6..King on tuning row tables 4,450,008 and 4,450,029)."""
+    for plain in ("back", OTHER):
+        got = reach({"ace": reading(ACE, plain, 0.97)})  # the band lies wholly on it
+        assert labels_at(got) == [("2 of hearts", 0), (plain, 100)]
+        assert quad_iou(got[-1].corners, ACE) > 0.95
+        # the same card at the top end of a quad reaching past it: 70 of its 100 px
+        assert labels_at(reach({"below": reading(BELOW, plain, 0.97)}, LONG_BAND)) == [
+            ("2 of hearts", 0),
+            (OTHER, 100),
+        ]
+    # read under PLAIN_SURE, or as two kinds at the ends; a game card comes first
+    assert labels_at(reach({"ace": reading(ACE, "back", 0.93)})) == UNCHANGED
+    two = {"ace": reading(ACE, "back", 0.97), "below": reading(BELOW, OTHER, 0.99)}
+    assert labels_at(reach(two)) == UNCHANGED
+    first = {"ace": reading(ACE, "back", 0.99), "below": reading(BELOW, "A of spades", 0.95, 1)}
+    assert labels_at(reach(first)) == [("2 of hearts", 0), ("A of spades", 100)]
 
 
 def test_a_quad_turned_away_from_the_nearest_card_is_not_searched() -> None:
