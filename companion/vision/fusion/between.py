@@ -33,7 +33,7 @@ Every place of a frame is placed and read in one batch. Read both ways frame by 
 one process: 100 playing card scenes, median ratio 1.004 (its frames in doubt 1.022); 40
 playing row tables, 1.008.
 
-Measured, not kept: `PAIR_TURNED` at 8 degrees (as `reaching.TURNED_ALIKE`), a card
+Measured, not kept: `PAIR_TURNED` at 8 degrees (`reaching.TURNED_ALIKE` then), a card
 fewer; each card's reach measured along the first card's axes instead of its own
 extent, a card more on one table but none on another; backs too, where the quads read no
 game card: one back more on 450 playing row tables, and a game card read wrong counted
@@ -57,8 +57,9 @@ from .reaching import one_game_card
 from .reading import FrameReads
 
 # Two cards of one row: turned alike within this many degrees (their outlines are of
-# their parts in sight, and turn a little with what hides them: measured, 8 as in
-# `reaching.TURNED_ALIKE` finds a card fewer on 250 tuning row tables),
+# their parts in sight, and turn a little with what hides them: measured, 8, as
+# `reaching.TURNED_ALIKE` was until 2026-12-07's sixty-ninth stop, finds a card fewer on
+# 250 tuning row tables),
 PAIR_TURNED = 12.0
 # as wide across the row within this fraction of the wider,
 SAME_SIZE = 0.15

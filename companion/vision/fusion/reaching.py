@@ -84,9 +84,11 @@ from .pairs import stand_for
 from .reading import FrameReads
 
 # Degrees an unsure quad may lie turned from the nearest card read for sure and still be
-# searched (measured: see above). At 12, 2 playing row cards more on 450 tuning tables and
-# no error more on the sets above; left at 8, where it was measured first.
-TURNED_ALIKE = 8.0
+# searched (measured: see above). 12 since 2026-12-07's sixty-ninth stop, with backs and
+# 6..Kings at the ends (`_plain_card`): at 8, where it was measured first, 4 cards fewer
+# (3 on 350 playing row tables from 4,450,100, 1 on 150 tilted row tables) and 2
+# phantoms more; every other tuning set the same.
+TURNED_ALIKE = 12.0
 # A back or a 6..King read at the ends stands from PLAIN_SURE, on a quad holding
 # PLAIN_COVERS of the unsure quad searched (`_plain_card`; measured: see above).
 PLAIN_SURE = 0.95
