@@ -43,7 +43,8 @@ UNEXPLAINED = 0.0004
 # animal scenes 4,339 -> 4,341 of 4,364, playing row tables 1,228 -> 1,227 (a frame the
 # first look had settled read worse in doubt, 4,450,085) and 2,492 -> 2,493; the other
 # row tables, jokers, heaps, designed backs, 150 empty tables and the real train split as
-# photographed unchanged (at 100 px one card more at 270 degrees); 150 playing card
+# photographed unchanged (at 100 px one card more at 270 degrees, and at 90 a back read
+# where the photos hold none, 6 -> 7); 150 playing card
 # scenes seen 35 degrees from straight down 2,117 -> 2,122 of 2,183, where far cards are
 # small; no wrong game rank more. 6 of 300 playing card scenes more are in doubt. From
 # 0.25: as many cards right, but 4 row tables and 2 card scenes read otherwise for each
