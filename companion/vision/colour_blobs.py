@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from .back_colour import BACK_BRIGHTNESS, BACK_TINT, tint_and_gain
+from .geometry import scaled_about_centre
 from .side_fit import sample
 
 # The frame is looked at with its long side this long (a 60-pixel card of a 1280x720
@@ -99,10 +100,9 @@ def _outline_steps(image: np.ndarray, quads: np.ndarray) -> np.ndarray:
     """(M,) how much the colour of `image` (BGR) steps across each quad's outline: the
     median over points along its sides of the summed channel differences between 0.85 and
     1.15 of the quad about its middle."""
-    middle = quads.mean(axis=1, keepdims=True)
     rings = []
     for scale in (0.85, 1.15):
-        corners = middle + (quads - middle) * scale
+        corners = scaled_about_centre(quads, scale)
         ends = np.roll(corners, -1, axis=1)
         points = corners[:, :, None] + _ALONG[None, None, :, None] * (ends - corners)[:, :, None]
         rings.append(sample(image, points.reshape(len(quads), -1, 2)).astype(np.float32))

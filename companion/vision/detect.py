@@ -44,7 +44,7 @@ import numpy as np
 
 from companion.vision.back_colour import INSIDE_BOX, back_coloured
 from companion.vision.colour_blobs import back_coloured_quads
-from companion.vision.geometry import even_sides, order_clockwise
+from companion.vision.geometry import even_sides, order_clockwise, scaled_about_centre
 from companion.vision.side_fit import NEXT, intersections, out_to_card_edges, refine_quads, sample
 from companion.vision.stages import timed
 
@@ -460,8 +460,7 @@ def _likeness_to_surroundings(small: np.ndarray, quads: np.ndarray) -> np.ndarra
     cells of a gingham, a tile) holds the same colours as the cloth around it. Coarse
     colour histograms of points inside and of a band outside are compared.
     """
-    centre = quads.mean(axis=1, keepdims=True)
-    outer = centre + (quads - centre) * (1.0 + SURROUNDING_BAND)
+    outer = scaled_about_centre(quads, 1.0 + SURROUNDING_BAND)
     inside = _points_in(quads, _INSIDE)  # (M, P, 2)
     ring = _points_in(outer, _RING)
     samples = np.concatenate([inside, ring], axis=1).astype(np.float32)

@@ -67,6 +67,8 @@ lost on any table, no wrong game rank, game card on no card or phantom more. Cov
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..geometry import (
@@ -135,41 +137,45 @@ def _plain_card(
     readings: list[CardReading], quad: np.ndarray, out: list[CardReading]
 ) -> CardReading | None:
     """The back or 6..King of `readings` read surest at `PLAIN_SURE`, whose quad holds
-    `PLAIN_COVERS` of the unsure `quad` and is no card of `out` read for sure
-    (`SAME_CARD`), where all such readings name one kind; else None."""
-    sure = [r.corners for r in out if reads_sure(r)]
-    plain = [
-        r
-        for r in readings
-        if r.rank is None
-        and (r.label == OTHER or r.face == "down")
-        and r.confidence >= PLAIN_SURE
-        and quad_cover(quad, r.corners) >= PLAIN_COVERS
-        and not any(quad_iou(r.corners, q) >= SAME_CARD for q in sure)
-    ]
-    if len({r.label for r in plain}) != 1:
-        return None
-    return max(plain, key=lambda r: r.confidence)
+    `PLAIN_COVERS` of the unsure `quad`, on the terms of `_surest_of_one_card`."""
+    return _surest_of_one_card(
+        readings,
+        out,
+        lambda r: (
+            r.rank is None
+            and (r.label == OTHER or r.face == "down")
+            and r.confidence >= PLAIN_SURE
+            and quad_cover(quad, r.corners) >= PLAIN_COVERS
+        ),
+    )
 
 
 def one_game_card(
     readings: list[CardReading], out: list[CardReading], enrolled: bool
 ) -> CardReading | None:
-    """The game card of `readings` (one place's quads) read surest at `SURE_ENOUGH` that
-    is no card of `out` read for sure (`SAME_CARD`) and, for playing cards (not
-    `enrolled`), whose name `out` holds nowhere, where all such readings name that one
-    card; else None. A playing card's suit is its player's: its name read elsewhere is
-    that card; an enrolled deck's animal can lie before every player."""
+    """The game card of `readings` (one place's quads) read surest at `SURE_ENOUGH` that,
+    for playing cards (not `enrolled`), `out` names nowhere, on the terms of
+    `_surest_of_one_card`. A playing card's suit is its player's: its name read elsewhere
+    is that card; an enrolled deck's animal can lie before every player."""
     named = set() if enrolled else {r.label for r in out if r.rank is not None}
+    return _surest_of_one_card(
+        readings,
+        out,
+        lambda r: r.rank is not None and r.confidence >= SURE_ENOUGH and r.label not in named,
+    )
+
+
+def _surest_of_one_card(
+    readings: list[CardReading], out: list[CardReading], wanted: Callable[[CardReading], bool]
+) -> CardReading | None:
+    """The surest of the `readings` that are `wanted` and no card of `out` read for sure
+    (`SAME_CARD`), where all of them name one card; else None."""
     sure = [r.corners for r in out if reads_sure(r)]
-    games = [
+    found = [
         r
         for r in readings
-        if r.rank is not None
-        and r.confidence >= SURE_ENOUGH
-        and r.label not in named
-        and not any(quad_iou(r.corners, q) >= SAME_CARD for q in sure)
+        if wanted(r) and not any(quad_iou(r.corners, q) >= SAME_CARD for q in sure)
     ]
-    if len({r.label for r in games}) != 1:
+    if len({r.label for r in found}) != 1:
         return None
-    return max(games, key=lambda r: r.confidence)
+    return max(found, key=lambda r: r.confidence)
