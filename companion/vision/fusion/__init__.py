@@ -108,6 +108,13 @@ quarter larger (`indices.RESCALED`): at a webcam's scale the net implies a card'
 from an index a few pixels tall, and misses by a third (the real train split at 100 px,
 turned 0 to 270 degrees: 687 -> 695 of 780 cards, Aces 353 -> 355 of 368).
 
+After that, on a frame no shaken camera smeared, a quad still unsure, wider than the
+nearest card read for sure and with no game card read on it, whose card-shaped parts
+read a 6..King for sure (and none a game card or a back elsewhere) has that 6..King in its
+place (`cut_out_plain_cards`): a face card laid over the card before it in a row,
+outlined with that card's strip in sight. Only now, when every search for a game card
+under it has looked.
+
 Last, in a frame in doubt, the card pixels of the net that no reading covers are read as
 rectangles (`outlined_parts`): a card the net sees but finds no core in (small, blurred,
 on a busy cloth), which no finder outlines, stands where its rectangle, as it is or grown
@@ -164,7 +171,7 @@ from ..types import CardReading
 from .back_halves import joined_backs
 from .between import cards_between
 from .candidates import Candidates
-from .cut_out import cut_out_cards
+from .cut_out import cut_out_cards, cut_out_plain_cards
 from .doubt import in_doubt, unexplained
 from .finders import find_candidates, learned_candidates, with_edges, zoomed
 from .indices import index_cards
@@ -195,7 +202,7 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
     colour = as_bgr(image)
     found = learned_candidates(colour, frame_model(reader.deck))
     known: dict[bytes, CardReading] = {}
-    kept = _read_found(image, reader, found, known)
+    kept = pick_readings(found, *_read_found(image, reader, found, known))
     if not in_doubt(found, kept):
         return _finished(colour, reader, plain_backs(colour, reader, kept))
     found = with_edges(colour, zoomed(colour, found, kept), reader.deck.plain_back)
@@ -203,7 +210,7 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
     # no shake to tell, and no game card to reach for (`reached_cards`).
     shake = None if steady else shake_of(colour)
     reach = not steady and shake is None
-    kept = _read_found(image, reader, found, known, search_sides=True, reach=reach)
+    kept, frame = _searched(image, reader, found, known, reach)
     region = unexplained(found, kept) if reader.deck.kind == PLAYING_CARDS else None
     if region is not None and found.maps is not None and found.net_image is not None:
         sx, sy = found.maps.sx, found.maps.sy
@@ -212,6 +219,8 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
         if seen is not None:
             hits += close_indices(colour, sx, sy, seen)
         kept = index_cards(image, reader, hits, kept, found.maps)
+    if reach:
+        kept = cut_out_plain_cards(frame, kept)
     kept = _finished(colour, reader, without_parts(outlined_parts(image, reader, found, kept)))
     if shake is None:
         return kept
@@ -257,20 +266,13 @@ def _with_slanted(
 
 
 def _read_found(
-    image: np.ndarray,
-    reader: CardReader,
-    found: Candidates,
-    known: dict[bytes, CardReading],
-    search_sides: bool = False,
-    reach: bool = False,
-) -> list[CardReading]:
-    """One reading per card from the finders' quads; a quad already read this frame
-    (`known`) is not read again. With `search_sides`, learned quads still unsure are read
-    with their sides moved too (`side_search`), and cut (`split_pairs`, `cut_out_cards`);
-    with `reach` too (a steady frame), searched for a game card at their ends
-    (`reached_cards`), and between two cards of a row read for sure (`cards_between`)."""
+    image: np.ndarray, reader: CardReader, found: Candidates, known: dict[bytes, CardReading]
+) -> tuple[list[CardReading], dict[int, CardReading]]:
+    """A reading of each of the finders' quads (`found.quads`), and by learned index the
+    reading of the rough rectangle of each learned quad whose placed quad reads no card
+    for sure; a quad already read this frame (`known`) is not read again."""
     if not found.quads:
-        return []
+        return [], {}
     readings = read_quads(image, reader, found, known)
     # A placed quad can lock on a neighbour's edge or a printed frame: where it reads no
     # card for sure, the rough rectangle it was placed from is read too. One read as a
@@ -291,10 +293,25 @@ def _read_found(
         if not reads_sure(reading)
     ]
     rough = read_at(image, reader, found.rough, doubtful, known)
-    rough = _with_slanted(image, reader, found, rough, known)
-    if not search_sides:
-        return pick_readings(found, readings, rough)
+    return readings, _with_slanted(image, reader, found, rough, known)
+
+
+def _searched(
+    image: np.ndarray,
+    reader: CardReader,
+    found: Candidates,
+    known: dict[bytes, CardReading],
+    reach: bool,
+) -> tuple[list[CardReading], FrameReads]:
+    """One reading per card from the finders' quads (`_read_found`), the learned quads
+    still unsure read with their sides moved too (`side_search`) and cut (`split_pairs`,
+    `cut_out_cards`); with `reach` (a steady frame), searched for a game card at their ends
+    (`reached_cards`) and between two cards of a row read for sure (`cards_between`).
+    And the frame's readings, as the searches after these take them."""
+    readings, rough = _read_found(image, reader, found, known)
     frame = FrameReads(image, reader, found, readings, rough, known)
+    if not found.quads:
+        return [], frame
     frame = replace(frame, rough={**rough, **side_search(frame)})
     kept = cut_out_cards(frame, split_pairs(frame, pick_readings(found, readings, frame.rough)))
-    return cards_between(frame, reached_cards(frame, kept)) if reach else kept
+    return (cards_between(frame, reached_cards(frame, kept)) if reach else kept), frame
