@@ -19,6 +19,9 @@ import numpy as np
 DEFAULT_CARD_SIZE: tuple[int, int] = (100, 140)
 # Long over short side of a card of the 5:7 decks the game is played with.
 CARD_ASPECT = 1.4
+# Long over short side of a whole card as a camera sees it: 1.4 straight down, from about
+# 1.15 to 1.7 on a table seen up to 35 degrees from straight down.
+WHOLE_CARD_ASPECT = (1.15, 1.75)
 _NEXT_CORNER = [1, 2, 3, 0]  # corner k + 1: side k runs from corner k to corner k + 1
 
 
@@ -156,6 +159,12 @@ def nearest_card(quad: np.ndarray, cards: Sequence[np.ndarray]) -> np.ndarray | 
     the size a card has there, one deck's cards lying at one size."""
     centre = quad.mean(axis=0)
     return min(cards, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)), default=None)
+
+
+def whole_card_aspect(quad: np.ndarray) -> bool:
+    """Whether `quad` has a whole card's aspect (`WHOLE_CARD_ASPECT`), not that of the part
+    in sight of a card lying under its neighbour."""
+    return WHOLE_CARD_ASPECT[0] <= quad_aspect(quad) <= WHOLE_CARD_ASPECT[1]
 
 
 def wider_than_nearest(quad: np.ndarray, cards: Sequence[np.ndarray], times: float) -> bool:
@@ -369,6 +378,16 @@ def cards_from_ends(quad: np.ndarray, card: np.ndarray) -> list[np.ndarray]:
     middles = [v * (spans_v.min() + length / 2), v * (spans_v.max() - length / 2)]
     middles += [u * (spans_u.min() + width / 2), u * (spans_u.max() - width / 2)]
     return [quad_around(centre + m, u, v, (width, length)) for m in middles]
+
+
+def grown_sides(quad: np.ndarray, by: float) -> np.ndarray:
+    """(4, 2) float32: the rectangle on `quad`'s centre and axes (side 0 and side 3) with
+    every side `by` pixels further out than `quad`'s own (its mean extents)."""
+    corners = order_clockwise(quad)
+    across, along = corners[1] - corners[0], corners[3] - corners[0]
+    u, v = across / np.linalg.norm(across), along / np.linalg.norm(along)
+    width, length = quad_extent(corners)
+    return quad_around(corners.mean(axis=0), u, v, (width + 2 * by, length + 2 * by))
 
 
 def quad_around(

@@ -21,6 +21,7 @@ from companion.vision.geometry import (
     facing_side,
     fanned_ends,
     fanned_three,
+    grown_sides,
     halves,
     hull_quad,
     index_points,
@@ -46,6 +47,7 @@ from companion.vision.geometry import (
     shorter_than_nearest,
     side_by_side,
     side_moved,
+    whole_card_aspect,
     wider_than_nearest,
 )
 
@@ -442,3 +444,19 @@ def test_axis_turn_is_the_angle_to_the_nearer_axis() -> None:
         assert axis_turn(quad, card) == pytest.approx(expected, abs=1e-3)
     # a quad whose side 0 runs along the card's length lies turned alike
     assert axis_turn(np.roll(card, 1, axis=0), card) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_grown_sides_moves_every_side_out_alike() -> None:
+    grown = grown_sides(UPRIGHT, 5.0)  # 50 x 70 -> 60 x 80, on the same centre
+    assert quad_center(grown) == pytest.approx(quad_center(UPRIGHT))
+    assert sorted(quad_extent(grown)) == pytest.approx([60.0, 80.0])
+    turned = grown_sides(rotated_card(30.0), 5.0)
+    assert sorted(quad_extent(turned)) == pytest.approx([60.0, 80.0], abs=1e-3)
+    assert quad_iou(turned, rotated_card(30.0, size=(60.0, 80.0))) > 0.99
+
+
+def test_whole_card_aspect() -> None:
+    assert whole_card_aspect(UPRIGHT)  # 1.4
+    assert whole_card_aspect(rotated_card(20.0, size=(60.0, 70.0)))  # 1.17: seen steeply
+    assert not whole_card_aspect(rotated_card(0.0, size=(36.0, 80.0)))  # part of a card
+    assert not whole_card_aspect(rotated_card(0.0, size=(70.0, 70.0)))

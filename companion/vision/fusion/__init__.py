@@ -130,7 +130,9 @@ two where card-sized parts at its corners read as backs (`merged_backs.parted_ba
 two backs read on the two halves of one card, touching end to end, each half a card
 long, the print running on across where they meet, are that one card
 (`back_halves.joined_backs`); a game card read twice, on two quads over the same card,
-stands once (`twice.once_each`: each player holds one card of each rank).
+stands once (`twice.once_each`: each player holds one card of each rank); and a 6..King
+read on a quad a fifth shorter than the cards beside it, on the printed frame inside it,
+is read again grown to their length (`framed_faces.grown_faces`).
 
 After all that, a frame in doubt that a shaken camera smeared (`shake.shake_of`) is read
 again, steadied, by all of the above (`steadied.steadied_cards`), and a back or a 6..King
@@ -148,7 +150,8 @@ outlined by no quad at all, between two of its row), `indices.py` (cards read fr
 corner index), `parts.py` (uncovered card pixels; pieces of cards), `steadied.py` (a
 shaken frame read again steadied), `outlines.py` (backs that show no outline),
 `merged_backs.py` (two backs read as one), `back_halves.py` (one back read as two),
-`twice.py` (a game card read twice), `levels.py` (the confidence levels they all share).
+`twice.py` (a game card read twice), `framed_faces.py` (a 6..King read on its printed
+frame), `levels.py` (the confidence levels they all share).
 Each rule's constant, with the figures measured for it, lies in the module of that rule.
 
 `read_cards(image, reader)` does it all (`CardPipeline` calls it); `find_candidates` (both
@@ -174,6 +177,7 @@ from .candidates import Candidates
 from .cut_out import cut_out_cards, cut_out_plain_cards
 from .doubt import in_doubt, unexplained
 from .finders import find_candidates, learned_candidates, with_edges, zoomed
+from .framed_faces import grown_faces
 from .indices import index_cards
 from .levels import preference, reads_sure
 from .merged_backs import parted_backs
@@ -233,9 +237,9 @@ def _finished(colour: np.ndarray, reader: CardReader, kept: list[CardReading]) -
     """What every frame's readings pass last: backs that show no card's outline dropped
     (`outlined_backs`), two backs read as one parted (`parted_backs`, read by `reader`),
     one back read as two joined (`joined_backs`), a game card read twice standing once
-    (`once_each`)."""
+    (`once_each`), a 6..King read on its printed frame grown to its edges (`grown_faces`)."""
     backs = parted_backs(colour, reader, outlined_backs(colour, kept))
-    return once_each(joined_backs(colour, backs))
+    return grown_faces(colour, reader, once_each(joined_backs(colour, backs)))
 
 
 def _with_slanted(
