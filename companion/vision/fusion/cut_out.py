@@ -113,6 +113,8 @@ def cut_out_plain_cards(frame: FrameReads, kept: list[CardReading]) -> list[Card
 
 
 def _game_or_back(card: CardReading) -> bool:
+    """Whether `card` is a game card or a back: what a card cut out first may be (a
+    6..King only last, `cut_out_plain_cards`)."""
     return card.rank is not None or card.face == "down"
 
 
