@@ -116,9 +116,8 @@ def test_only_a_placed_quad_that_reads_no_card_for_sure_has_its_rough_rectangle_
             (298, 99): ("back", 0.93),
         }
     )
-    kept = _read_found(
-        np.zeros((10, 10, 3), np.uint8), reader, Candidates([], [], placed, rough), {}
-    )
+    found = Candidates([], [], placed, rough)
+    kept = pick_readings(found, *_read_found(np.zeros((10, 10, 3), np.uint8), reader, found, {}))
     batches = [batch for batch in reader.batches if batch]
     assert batches == [[(100, 100), (300, 100), (500, 100)], [(298, 99)]]
     assert [(r.label, tuple(r.corners[0])) for r in kept] == [
