@@ -382,10 +382,14 @@ def cards_from_ends(quad: np.ndarray, card: np.ndarray) -> list[np.ndarray]:
 
 def grown_sides(quad: np.ndarray, by: float) -> np.ndarray:
     """(4, 2) float32: the rectangle on `quad`'s centre and axes (side 0 and side 3) with
-    every side `by` pixels further out than `quad`'s own (its mean extents)."""
+    every side `by` pixels further out than `quad`'s own (its mean extents); a quad with
+    a side of no length has no axes, and is returned as it is."""
     corners = order_clockwise(quad)
     across, along = corners[1] - corners[0], corners[3] - corners[0]
-    u, v = across / np.linalg.norm(across), along / np.linalg.norm(along)
+    norms = np.linalg.norm([across, along], axis=1)
+    if (norms <= 0).any():
+        return corners.astype(np.float32)
+    u, v = across / norms[0], along / norms[1]
     width, length = quad_extent(corners)
     return quad_around(corners.mean(axis=0), u, v, (width + 2 * by, length + 2 * by))
 

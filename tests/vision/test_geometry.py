@@ -453,6 +453,8 @@ def test_grown_sides_moves_every_side_out_alike() -> None:
     turned = grown_sides(rotated_card(30.0), 5.0)
     assert sorted(quad_extent(turned)) == pytest.approx([60.0, 80.0], abs=1e-3)
     assert quad_iou(turned, rotated_card(30.0, size=(60.0, 80.0))) > 0.99
+    flat = np.float32([[10, 20], [10, 20], [60, 20], [60, 20]])  # no axes to grow along
+    assert np.isfinite(grown_sides(flat, 5.0)).all()
 
 
 def test_whole_card_aspect() -> None:
