@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,6 +15,7 @@ from companion.vision.decks import load_deck
 from companion.vision.fusion import framed_faces, read_cards
 from companion.vision.geometry import quad_extent, quad_iou
 from companion.vision.read import CardReader
+from companion.vision.segment import CardMaps
 from companion.vision.types import OTHER, CardReading
 
 
@@ -31,14 +33,32 @@ KING = rectangle(200, 0, 70, 100)
 FRAME = rectangle(210, 10, 50, 80)  # the King's printed frame, 10 px in all round
 
 
-def grown(kept: list[CardReading], reads: str = OTHER, confidence: float = 0.99):
-    """`grown_faces` of `kept`, its reader reading every quad it is given as `reads`."""
+def net_seeing(quads: list[np.ndarray]) -> CardMaps:
+    """Maps of a net that sees card inside `quads` only, at the frame's own scale."""
+    card = np.zeros((200, 400), np.float32)
+    for quad in quads:
+        cv2.fillConvexPoly(card, np.round(quad).astype(np.int32), 1.0)
+    return CardMaps(card, card, 1.0, 1.0)
+
+
+# the net sees the neighbour and the whole King, its margin round its printed frame too
+AROUND = net_seeing([NEIGHBOUR.corners, KING])
+
+
+def grown(
+    kept: list[CardReading],
+    reads: str = OTHER,
+    confidence: float = 0.99,
+    maps: CardMaps | None = AROUND,
+):
+    """`grown_faces` of `kept`, its reader reading every quad it is given as `reads`, the
+    net's maps as `maps` says."""
 
     def read_batch(image, quads):
         return [face(quad, reads, confidence) for quad in quads]
 
     reader = SimpleNamespace(read_batch=read_batch)
-    return framed_faces.grown_faces(np.zeros((200, 400, 3), np.uint8), reader, kept)
+    return framed_faces.grown_faces(np.zeros((200, 400, 3), np.uint8), reader, kept, maps)
 
 
 def test_a_6_to_king_on_its_printed_frame_is_grown_to_its_edges() -> None:
@@ -62,6 +82,9 @@ def test_it_stays_where_the_grown_quad_is_not_a_6_to_king_alone() -> None:
     unsure = face(FRAME, confidence=0.6)
     for kept in ([NEIGHBOUR, long], [NEIGHBOUR, game], [NEIGHBOUR, unsure], [face(FRAME)]):
         assert grown(kept) == kept
+    # a card smaller than its neighbours, the table round it: the net sees no card there
+    assert grown([NEIGHBOUR, framed], maps=net_seeing([NEIGHBOUR.corners, FRAME]))[1] is framed
+    assert grown([NEIGHBOUR, framed], maps=None)[1] is framed  # no maps: nothing to tell
 
 
 @pytest.mark.reference_text

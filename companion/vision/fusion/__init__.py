@@ -168,7 +168,7 @@ from ..corner_index import close_indices, find_indices
 from ..decks import PLAYING_CARDS
 from ..detect import as_bgr
 from ..read import CardReader
-from ..segment import frame_model
+from ..segment import CardMaps, frame_model
 from ..shake import shake_of
 from ..types import CardReading
 from .back_halves import joined_backs
@@ -208,7 +208,7 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
     known: dict[bytes, CardReading] = {}
     kept = pick_readings(found, *_read_found(image, reader, found, known))
     if not in_doubt(found, kept):
-        return _finished(colour, reader, plain_backs(colour, reader, kept))
+        return _finished(colour, reader, plain_backs(colour, reader, kept), found.maps)
     found = with_edges(colour, zoomed(colour, found, kept), reader.deck.plain_back)
     # A steadied frame is read again only for its backs and 6..Kings (`steadied_cards`):
     # no shake to tell, and no game card to reach for (`reached_cards`).
@@ -225,7 +225,8 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
         kept = index_cards(image, reader, hits, kept, found.maps)
     if reach:
         kept = cut_out_plain_cards(frame, kept)
-    kept = _finished(colour, reader, without_parts(outlined_parts(image, reader, found, kept)))
+    kept = without_parts(outlined_parts(image, reader, found, kept))
+    kept = _finished(colour, reader, kept, found.maps)
     if shake is None:
         return kept
     return kept + steadied_cards(
@@ -233,13 +234,16 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
     )
 
 
-def _finished(colour: np.ndarray, reader: CardReader, kept: list[CardReading]) -> list[CardReading]:
+def _finished(
+    colour: np.ndarray, reader: CardReader, kept: list[CardReading], maps: CardMaps | None
+) -> list[CardReading]:
     """What every frame's readings pass last: backs that show no card's outline dropped
     (`outlined_backs`), two backs read as one parted (`parted_backs`, read by `reader`),
     one back read as two joined (`joined_backs`), a game card read twice standing once
-    (`once_each`), a 6..King read on its printed frame grown to its edges (`grown_faces`)."""
+    (`once_each`), a 6..King read on its printed frame grown to its edges (`grown_faces`,
+    where the net's `maps` see card round it)."""
     backs = parted_backs(colour, reader, outlined_backs(colour, kept))
-    return grown_faces(colour, reader, once_each(joined_backs(colour, backs)))
+    return grown_faces(colour, reader, once_each(joined_backs(colour, backs)), maps)
 
 
 def _with_slanted(
