@@ -7,17 +7,16 @@ card's edges (`side_fit.out_to_card_edges`, which moves out only where an outer 
 shows evenly on all four sides) can leave it on that frame: a quad read as a 6..King for
 sure, but a fifth shorter than the card, on which the benchmark counts the card lost
 (tuning row table 4,450,118: a King 105 px long read at 0.99 on a quad 82 px long).
-One deck's cards lie at one size: such a quad, shorter than
-`FRAMED` of the nearest card read for sure of a whole card's aspect, is read again with
-each side moved out by half the difference in length, where the net sees card along the
-ring between the two (`RING_CARD`: the card's margin round its frame); where that reads
-a 6..King for sure and overlaps no other card read (`NEIGHBOUR_IOU`), it stands instead.
-Without the ring, 9 6..Kings of 100 playing tuning card scenes, read right on their
-edges but smaller than their neighbours (the card scenes' cards differ in size, as a
-tilted camera's do), were grown onto the table round them: IoU with the card 0.83-0.98
--> 0.58-0.72, which the benchmark still counts as found. 6..Kings only:
-a game card's quad is sized by its index (`fusion.indices`), and a back's pattern reads
-alike inside the card.
+One deck's cards lie at one size: such a quad, shorter than `FRAMED` of the nearest card
+read for sure of a whole card's aspect, is read again with each side moved out by half
+the difference in length, where the net sees card along the ring between the two
+(`RING_CARD`: the card's margin round its frame); where that reads a 6..King for sure
+and overlaps no other card read (`NEIGHBOUR_IOU`), it stands instead. Without the ring,
+9 6..Kings of 100 playing tuning card scenes, read right on their edges but smaller
+than their neighbours (the card scenes' cards differ in size, as a tilted camera's do),
+were grown onto the table round them: IoU with the card 0.83-0.98 -> 0.58-0.72, which
+the benchmark still counts as found. 6..Kings only: a game card's quad is sized by its
+index (`fusion.indices`), and a back's pattern reads alike inside the card.
 
 Measured (2026-12-07, seventieth stop; OpenCV 5.0, the tuning sets): playing row tables
 1,909 -> 1,910 (150 from 4,450,100) and 2,504 -> 2,505 (200 from 4,450,250), tilted
@@ -61,7 +60,8 @@ def grown_faces(
     """`kept` (read in `image`, BGR uint8), each 6..King read for sure on a quad shorter
     than `FRAMED` of the nearest other card read for sure of a whole card's aspect
     replaced by its reading grown to that card's length (`geometry.grown_sides`), where
-    that reads a 6..King for sure and overlaps no other card of `kept` at
+    the net's `maps` see card along the ring it grows over (`_ring_on_card`; with no maps,
+    never), and that reads a 6..King for sure overlapping no other card of `kept` at
     `NEIGHBOUR_IOU`."""
     sure = [r for r in kept if reads_sure(r) and whole_card_aspect(r.corners)]
     framed, grown = [], []
