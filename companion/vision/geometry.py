@@ -359,6 +359,16 @@ def quad_part(quad: np.ndarray, span: tuple[float, float, float, float]) -> np.n
     return np.float32([point(a0, b0), point(a1, b0), point(a1, b1), point(a0, b1)])
 
 
+def card_axes(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The unit vectors along sides 0 and 3 of a quad's `corners` (a card's axes, as its
+    corners run: across and along it), or None where one of those sides has no length."""
+    across, along = corners[1] - corners[0], corners[3] - corners[0]
+    norms = np.linalg.norm([across, along], axis=1)
+    if (norms <= 0).any():
+        return None
+    return across / norms[0], along / norms[1]
+
+
 def cards_from_ends(quad: np.ndarray, card: np.ndarray) -> list[np.ndarray]:
     """Four quads of `card`'s size and turn (its corners' order too), each with one end at
     an end of `quad`'s extent along one of `card`'s axes: from either end of that extent
@@ -366,11 +376,10 @@ def cards_from_ends(quad: np.ndarray, card: np.ndarray) -> list[np.ndarray]:
     only the part of a card in sight (a band between its neighbours, or one end of it
     outlined with a neighbour), the whole card lies at one of them."""
     corners = as_quad(card)
-    across, along = corners[1] - corners[0], corners[3] - corners[0]
-    norms = np.linalg.norm([across, along], axis=1)
-    if (norms <= 0).any():
+    axes = card_axes(corners)
+    if axes is None:
         return []
-    u, v = across / norms[0], along / norms[1]  # the card's axes
+    u, v = axes
     width, length = quad_extent(corners)
     centre = as_quad(quad).mean(axis=0)
     offsets = as_quad(quad) - centre
@@ -385,11 +394,10 @@ def grown_sides(quad: np.ndarray, by: float) -> np.ndarray:
     every side `by` pixels further out than `quad`'s own (its mean extents); a quad with
     a side of no length has no axes, and is returned as it is."""
     corners = order_clockwise(quad)
-    across, along = corners[1] - corners[0], corners[3] - corners[0]
-    norms = np.linalg.norm([across, along], axis=1)
-    if (norms <= 0).any():
+    axes = card_axes(corners)
+    if axes is None:
         return corners.astype(np.float32)
-    u, v = across / norms[0], along / norms[1]
+    u, v = axes
     width, length = quad_extent(corners)
     return quad_around(corners.mean(axis=0), u, v, (width + 2 * by, length + 2 * by))
 

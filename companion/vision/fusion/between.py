@@ -48,7 +48,14 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ..geometry import axis_turn, order_clockwise, points_in_quad, quad_around, quad_extent
+from ..geometry import (
+    axis_turn,
+    card_axes,
+    order_clockwise,
+    points_in_quad,
+    quad_around,
+    quad_extent,
+)
 from ..segment import place_quads
 from ..types import CardReading
 from .levels import reads_sure
@@ -109,11 +116,10 @@ def _midway(cards: list[np.ndarray]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     centres = [card.mean(axis=0) for card in cards]
     usual = np.median([sorted(quad_extent(card)) for card in cards], axis=0)
     for i, first in enumerate(cards):
-        axes = first[1] - first[0], first[3] - first[0]
-        norms = np.linalg.norm(axes, axis=1)
-        if (norms <= 0).any():
+        axes = card_axes(first)
+        if axes is None:
             continue
-        u, v = axes[0] / norms[0], axes[1] / norms[1]
+        u, v = axes
         first_spans = _spans(first, u, v)
         for j in range(i + 1, len(cards)):
             if axis_turn(first, cards[j]) > PAIR_TURNED:
