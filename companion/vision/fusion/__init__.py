@@ -113,10 +113,7 @@ nearest card read for sure and with no game card read on it, whose card-shaped p
 read a 6..King for sure (and none a game card or a back elsewhere) has that 6..King in its
 place (`cut_out_plain_cards`): a face card laid over the card before it in a row,
 outlined with that card's strip in sight. Only now, when every search for a game card
-under it has looked. And a playing card that three quads read this frame name, none
-surely, none naming another there, where no card kept lies and none names it, stands
-(`votes.voted_cards`): a card partly under its neighbour, whose hidden corner shows the
-neighbour's print, reads at the floor of a game card on every quad the searches try.
+under it has looked.
 
 Last, in a frame in doubt, the card pixels of the net that no reading covers are read as
 rectangles (`outlined_parts`): a card the net sees but finds no core in (small, blurred,
@@ -150,12 +147,11 @@ a frame; `FrameReads`, a frame's readings as the searches after them share them)
 `pairs.py` (two cards outlined as one), `cut_out.py` (a card outlined with part of its
 neighbour), `reaching.py` (a card outlined by no quad of its own), `between.py` (a card
 outlined by no quad at all, between two of its row), `indices.py` (cards read from a
-corner index), `votes.py` (a card many quads read alike, none surely), `parts.py`
-(uncovered card pixels; pieces of cards), `steadied.py` (a shaken frame read again
-steadied), `outlines.py` (backs that show no outline), `merged_backs.py` (two backs read
-as one), `back_halves.py` (one back read as two), `twice.py` (a game card read twice),
-`framed_faces.py` (a 6..King read on its printed frame), `levels.py` (the confidence
-levels they all share).
+corner index), `parts.py` (uncovered card pixels; pieces of cards), `steadied.py` (a
+shaken frame read again steadied), `outlines.py` (backs that show no outline),
+`merged_backs.py` (two backs read as one), `back_halves.py` (one back read as two),
+`twice.py` (a game card read twice), `framed_faces.py` (a 6..King read on its printed
+frame), `levels.py` (the confidence levels they all share).
 Each rule's constant, with the figures measured for it, lies in the module of that rule.
 
 `read_cards(image, reader)` does it all (`CardPipeline` calls it); `find_candidates` (both
@@ -195,7 +191,6 @@ from .reading import FrameReads, read_at, read_quads
 from .sides import side_search
 from .steadied import steadied_cards
 from .twice import once_each
-from .votes import voted_cards
 
 __all__ = ["Candidates", "find_candidates", "pick_readings", "read_cards"]
 
@@ -207,7 +202,7 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
     doubt is shaken, by reading it steadied too (`steadied_cards`), unless it is
     `steady` (a frame steadied already); where it is not, by reaching for game cards at
     the ends of unsure quads and between two cards of a row too (`reached_cards`,
-    `cards_between`), and by the votes of the quads read (`voted_cards`)."""
+    `cards_between`)."""
     colour = as_bgr(image)
     found = learned_candidates(colour, frame_model(reader.deck))
     known: dict[bytes, CardReading] = {}
@@ -229,7 +224,7 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
             hits += close_indices(colour, sx, sy, seen)
         kept = index_cards(image, reader, hits, kept, found.maps)
     if reach:
-        kept = voted_cards(frame, cut_out_plain_cards(frame, kept))
+        kept = cut_out_plain_cards(frame, kept)
     kept = without_parts(outlined_parts(image, reader, found, kept))
     kept = _finished(colour, reader, kept, found.maps)
     if shake is None:
