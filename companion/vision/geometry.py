@@ -128,11 +128,27 @@ def quad_areas(quads: np.ndarray) -> np.ndarray:
     return np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1)) / 2
 
 
+def quad_extents(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`quad_extent` of (N, 4, 2) quads, all at once: (N,) and (N,)."""
+    sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)
+    return (sides[:, 0] + sides[:, 2]) / 2, (sides[:, 1] + sides[:, 3]) / 2
+
+
 def quad_long_sides(quads: np.ndarray) -> np.ndarray:
     """(N,) `quad_long_side` of (N, 4, 2) quads, all at once: the checks run on every
     frame's readings (`fusion.back_halves`) ask it of every card."""
-    sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)
-    return np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+    return np.maximum(*quad_extents(quads))
+
+
+def whole_card_aspects(quads: np.ndarray) -> np.ndarray:
+    """(N,) whether each of (N, 4, 2) quads has a whole card's aspect (`WHOLE_CARD_ASPECT`,
+    long over short side as `quad_aspect` measures it), not that of the part in sight of a
+    card lying under its neighbour; all at once, as every frame asks it of every card
+    (`fusion.framed_faces`)."""
+    across, along = quad_extents(quads)
+    long, short = np.maximum(across, along), np.minimum(across, along)
+    aspect = long.astype(np.float64) / np.where(short > 0, short, np.nan)
+    return (aspect >= WHOLE_CARD_ASPECT[0]) & (aspect <= WHOLE_CARD_ASPECT[1])
 
 
 def quad_center(quad: np.ndarray) -> tuple[float, float]:
@@ -159,12 +175,6 @@ def nearest_card(quad: np.ndarray, cards: Sequence[np.ndarray]) -> np.ndarray | 
     the size a card has there, one deck's cards lying at one size."""
     centre = quad.mean(axis=0)
     return min(cards, key=lambda q: float(np.linalg.norm(q.mean(axis=0) - centre)), default=None)
-
-
-def whole_card_aspect(quad: np.ndarray) -> bool:
-    """Whether `quad` has a whole card's aspect (`WHOLE_CARD_ASPECT`), not that of the part
-    in sight of a card lying under its neighbour."""
-    return WHOLE_CARD_ASPECT[0] <= quad_aspect(quad) <= WHOLE_CARD_ASPECT[1]
 
 
 def wider_than_nearest(quad: np.ndarray, cards: Sequence[np.ndarray], times: float) -> bool:

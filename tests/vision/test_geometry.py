@@ -47,7 +47,7 @@ from companion.vision.geometry import (
     shorter_than_nearest,
     side_by_side,
     side_moved,
-    whole_card_aspect,
+    whole_card_aspects,
     wider_than_nearest,
 )
 
@@ -457,8 +457,14 @@ def test_grown_sides_moves_every_side_out_alike() -> None:
     assert np.isfinite(grown_sides(flat, 5.0)).all()
 
 
-def test_whole_card_aspect() -> None:
-    assert whole_card_aspect(UPRIGHT)  # 1.4
-    assert whole_card_aspect(rotated_card(20.0, size=(60.0, 70.0)))  # 1.17: seen steeply
-    assert not whole_card_aspect(rotated_card(0.0, size=(36.0, 80.0)))  # part of a card
-    assert not whole_card_aspect(rotated_card(0.0, size=(70.0, 70.0)))
+def test_whole_card_aspects() -> None:
+    quads = np.stack(
+        [
+            UPRIGHT,  # 1.4
+            rotated_card(20.0, size=(60.0, 70.0)),  # 1.17: seen steeply
+            rotated_card(0.0, size=(36.0, 80.0)),  # part of a card
+            rotated_card(0.0, size=(70.0, 70.0)),
+            np.zeros((4, 2), np.float32),  # no size at all
+        ]
+    )
+    assert whole_card_aspects(quads).tolist() == [True, True, False, False, False]

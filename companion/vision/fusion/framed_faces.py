@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..geometry import grown_sides, nearest_card, quad_iou, quad_long_side, whole_card_aspect
+from ..geometry import as_quad, grown_sides, quad_iou, quad_long_sides, whole_card_aspects
 from ..read import CardReader
 from ..segment import CardMaps
 from ..side_fit import sample
@@ -63,15 +63,24 @@ def grown_faces(
     the net's `maps` see card along the ring it grows over (`_ring_on_card`; with no maps,
     never), and that reads a 6..King for sure overlapping no other card of `kept` at
     `NEIGHBOUR_IOU`."""
-    sure = [r for r in kept if reads_sure(r) and whole_card_aspect(r.corners)]
+    faces = [k for k, r in enumerate(kept) if r.label == OTHER and r.confidence >= SURE_ENOUGH]
+    if not faces or maps is None:
+        return kept
+    # every card measured at once, and each face's nearest card found as
+    # `geometry.nearest_card` finds it: a frame's 15 cards asked one by one cost 0.5 ms
+    quads = np.stack([as_quad(r.corners) for r in kept])
+    lengths, whole = quad_long_sides(quads), whole_card_aspects(quads)
+    centres = [r.corners.mean(axis=0) for r in kept]
+    sure = [k for k, r in enumerate(kept) if whole[k] and reads_sure(r)]
     framed, grown = [], []
-    for index, reading in enumerate(kept):
-        if reading.label != OTHER or reading.confidence < SURE_ENOUGH:
+    for index in faces:
+        reading = kept[index]
+        cards = [k for k in sure if kept[k] is not reading]
+        if not cards:
             continue
-        card = nearest_card(reading.corners, [r.corners for r in sure if r is not reading])
-        if card is None:
-            continue
-        length, card_length = quad_long_side(reading.corners), quad_long_side(card)
+        apart = np.linalg.norm(np.stack([centres[k] for k in cards]) - centres[index], axis=1)
+        card = cards[int(apart.argmin())]
+        length, card_length = float(lengths[index]), float(lengths[card])
         by = (card_length - length) / 2
         if length < FRAMED * card_length and _ring_on_card(maps, reading.corners, by):
             framed.append(index)
