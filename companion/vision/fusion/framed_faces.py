@@ -99,12 +99,10 @@ def grown_faces(
     return out
 
 
-def _ring_on_card(maps: CardMaps | None, quad: np.ndarray, by: float) -> bool:
+def _ring_on_card(maps: CardMaps, quad: np.ndarray, by: float) -> bool:
     """Whether the net sees card (`RING_CARD`, on average) along the middle of the ring
     between `quad` and `quad` grown by `by` pixels all round: the card's margin round its
     printed frame, not the table round a card smaller than its neighbours."""
-    if maps is None:
-        return False
     middle = grown_sides(quad, by / 2)
     t = np.linspace(0.1, 0.9, RING_POINTS, dtype=np.float32)[:, None]
     points = np.concatenate([middle[k] + t * (middle[(k + 1) % 4] - middle[k]) for k in range(4)])
