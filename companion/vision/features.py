@@ -28,6 +28,13 @@ CORNER_BOX: tuple[int, int, int, int] = (0, 0, 30, 50)
 CORNER_SIZE: tuple[int, int] = (CORNER_BOX[2] - CORNER_BOX[0], CORNER_BOX[3] - CORNER_BOX[1])
 # Input of the card embedding model (models/train/embed.py): (width, height).
 EMBED_SIZE: tuple[int, int] = (32, 48)
+# What the reader warps each quad to before `embed_input` shrinks it for the embedding:
+# EMBED_SIZE three times over, so the shrink averages whole 3x3 blocks. Why not READ_SIZE,
+# which the embedding learned from: shrinking by 3.75 x 3.5 costs OpenCV's general area
+# path, and the larger warp twice the pixels; a settled animal frame's 15 cards cost 1.35
+# ms so and 0.72 ms this way, at 1.5 grey levels apart on average (models/README.md,
+# card_embed, "Seventy-second stop").
+EMBED_VIEW_SIZE: tuple[int, int] = (3 * EMBED_SIZE[0], 3 * EMBED_SIZE[1])
 # Input of the whole-card reader of playing cards (its pips and layout): (width, height).
 WHOLE_SIZE: tuple[int, int] = (40, 56)
 
@@ -57,15 +64,18 @@ def card_corners(size: tuple[int, int]) -> np.ndarray:
 
 
 @timed("cutting views")
-def rectify_cards(image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
-    """Every quad warped to a READ_SIZE portrait card: (N, H, W, 3) uint8 BGR.
+def rectify_cards(
+    image: np.ndarray, quads: Sequence[np.ndarray], size: tuple[int, int] = READ_SIZE
+) -> np.ndarray:
+    """Every quad warped to a portrait card of `size` (width, height): (N, H, W, 3) uint8
+    BGR.
 
     The quads must be in `geometry.order_clockwise` order (short side first).
     """
-    width, height = READ_SIZE
+    width, height = size
     cards = np.empty((len(quads), height, width, 3), np.uint8)
     for i, quad in enumerate(quads):
-        cards[i] = cv2.warpPerspective(image, _to_card(quad), READ_SIZE, **_WARP)
+        cards[i] = cv2.warpPerspective(image, _to_card(quad, size), size, **_WARP)
     return cards
 
 
@@ -177,7 +187,9 @@ def to_model_input(patches: np.ndarray) -> np.ndarray:
 
 
 def embed_input(cards: np.ndarray) -> np.ndarray:
-    """READ_SIZE cards shrunk to EMBED_SIZE, as the embedding model's float32 input."""
+    """Rectified cards (an enrolled picture at READ_SIZE, a quad of a frame at
+    EMBED_VIEW_SIZE) shrunk to EMBED_SIZE by area averaging, as the embedding model's
+    float32 input."""
     small = np.stack([cv2.resize(c, EMBED_SIZE, interpolation=cv2.INTER_AREA) for c in cards])
     return to_model_input(small)
 

@@ -36,6 +36,7 @@ from .confidence import DOUBT, confidence_of
 from .decks import ANIMAL_NAMES, CARD_KEYS, PLAYING_CARDS, SHIPPED_DIR, DeckProfile
 from .detect import plain_card_shaped
 from .features import (
+    EMBED_VIEW_SIZE,
     READ_SIZE,
     corner_views,
     corner_views_of,
@@ -218,7 +219,7 @@ class CardReader:
             )
             readings = self._retry_sideways(image, ordered, readings)
             return self._read_own_back(image, ordered, readings)
-        readings = self._read_enrolled(rectify_cards(image, ordered), ordered)
+        readings = self._read_enrolled(rectify_cards(image, ordered, EMBED_VIEW_SIZE), ordered)
         return self._retry_enrolled_sideways(image, ordered, readings)
 
     def _retry_sideways(
@@ -292,7 +293,7 @@ class CardReader:
         ]
         if not open_:
             return readings
-        cards = rectify_cards(image, [quads[i] for i in open_])
+        cards = rectify_cards(image, [quads[i] for i in open_], EMBED_VIEW_SIZE)
         batch = embed_input(cards)
         spread = print_spread(batch)
         similarity = (self._embed_input(batch) @ self._own_back.T).max(axis=1)
@@ -318,7 +319,9 @@ class CardReader:
         retry, turned_quads = _sideways(quads, readings, (NOT_A_CARD, OTHER))
         if not retry:
             return readings
-        again = self._read_enrolled(rectify_cards(image, turned_quads), turned_quads)
+        again = self._read_enrolled(
+            rectify_cards(image, turned_quads, EMBED_VIEW_SIZE), turned_quads
+        )
         out = list(readings)
         for i, reading in zip(retry, again, strict=True):
             if reading.label not in (NOT_A_CARD, OTHER) and reading.confidence >= SIDEWAYS_SURE:
@@ -529,7 +532,7 @@ def _print_floor(backs: np.ndarray) -> float:
 
 
 def _back_coloured(cards: np.ndarray, back: np.ndarray) -> np.ndarray:
-    """For each READ_SIZE card (N, H, W, 3), whether its mean colour is the enrolled back's
+    """For each rectified card (N, H, W, 3), whether its mean colour is the enrolled back's
     (`back`, mean BGR) under the table's light (`back_colour.back_coloured`)."""
     return back_coloured(cards.reshape(len(cards), -1, 3).mean(axis=1), back)
 

@@ -6,10 +6,13 @@ import cv2
 import numpy as np
 
 from companion.vision.features import (
+    EMBED_SIZE,
+    EMBED_VIEW_SIZE,
     READ_SIZE,
     WHOLE_SIZE,
     corner_views,
     corner_views_of,
+    embed_input,
     rectify_cards,
     whole_views,
     whole_views_of,
@@ -49,6 +52,17 @@ def test_the_whole_face_warped_directly_matches_the_shrunk_rectified_card() -> N
     width, height = WHOLE_SIZE
     assert direct.shape == shrunk.shape == (1, height, width, 3)
     assert np.abs(direct.astype(int) - shrunk.astype(int)).mean() < 10  # measured: 5.7
+
+
+def test_the_embedding_sees_the_same_card_from_the_smaller_warp() -> None:
+    """An enrolled deck's reader warps each quad to EMBED_VIEW_SIZE, not READ_SIZE as the
+    embedding learned from (3x3 blocks averaged, not 3.75 x 3.5): the same card to it."""
+    image, quad = _card_on_table()
+    small = embed_input(rectify_cards(image, [quad], EMBED_VIEW_SIZE))
+    large = embed_input(rectify_cards(image, [quad]))
+    width, height = EMBED_SIZE
+    assert small.shape == large.shape == (1, 3, height, width)
+    assert np.abs(small - large).mean() < 0.01  # of 1: measured 0.002
 
 
 def test_no_quad_gives_no_view() -> None:
