@@ -55,6 +55,7 @@ from .onnx_models import model_session
 from .playing_views import (
     BACK_CLASS,
     INDEX_RANK,
+    covered_back,
     index_reading,
     playing_reading,
     whole_face_confirms,
@@ -327,6 +328,20 @@ class CardReader:
             if reading.label not in (NOT_A_CARD, OTHER) and reading.confidence >= SIDEWAYS_SURE:
                 out[i] = reading
         return out
+
+    def covered_backs(
+        self, image: np.ndarray, quads: Sequence[np.ndarray]
+    ) -> list[tuple[float, int] | None]:
+        """For each playing card quad (clockwise, short side first), how surely its views
+        show a back one corner of which lies under something, and which corner
+        (`playing_views.covered_back`: 0 the quad's first corner, 1 its third); None where
+        they do not."""
+        if self.deck.kind != PLAYING_CARDS or not quads:
+            return [None] * len(quads)
+        rank_p, _, whole_rank, _ = self._probabilities(
+            corner_views_of(image, quads), whole_views_of(image, quads)
+        )
+        return [covered_back(rank_p[2 * i : 2 * i + 2], whole_rank[i]) for i in range(len(quads))]
 
     def read_index(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> list[CardReading]:
         """Playing cards read from one corner index each: the top-left patch of each quad

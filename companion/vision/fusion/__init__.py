@@ -120,7 +120,10 @@ rectangles (`outlined_parts`): a card the net sees but finds no core in (small, 
 on a busy cloth), which no finder outlines, stands where its rectangle, as it is or grown
 to a card's shape, reads a face for sure. And a reading the reader does not stand by,
 lying mostly on a card read for sure, is part of that card and is dropped, as is one not
-read for sure lying mostly on a card read so and much larger (`without_parts`).
+read for sure lying mostly on a card read so and much larger (`without_parts`). Then a
+back one corner of which lies under a face read for sure, a card's size and shape, stands
+where one corner and the whole face read it for sure and the covered corner shows neither
+a back nor a face (`covered_backs`: the three views' mean took that corner for a veto).
 
 On every frame, last, a back stands only where its quad shows a card's outline on two
 sides (`outlines.outlined_backs`): a patch of carpet or cloth, which the readers can take
@@ -148,7 +151,8 @@ a frame; `FrameReads`, a frame's readings as the searches after them share them)
 neighbour), `reaching.py` (a card outlined by no quad of its own), `between.py` (a card
 outlined by no quad at all, between two of its row), `indices.py` (cards read from a
 corner index), `parts.py` (uncovered card pixels; pieces of cards), `steadied.py` (a
-shaken frame read again steadied), `outlines.py` (backs that show no outline),
+shaken frame read again steadied), `covered_backs.py` (a back under a neighbour's
+corner), `outlines.py` (backs that show no outline),
 `merged_backs.py` (two backs read as one), `back_halves.py` (one back read as two),
 `twice.py` (a game card read twice), `framed_faces.py` (a 6..King read on its printed
 frame), `levels.py` (the confidence levels they all share).
@@ -174,6 +178,7 @@ from ..types import CardReading
 from .back_halves import joined_backs
 from .between import cards_between
 from .candidates import Candidates
+from .covered_backs import covered_backs
 from .cut_out import cut_out_cards, cut_out_plain_cards
 from .doubt import in_doubt, unexplained
 from .finders import find_candidates, learned_candidates, with_edges, zoomed
@@ -225,7 +230,7 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
         kept = index_cards(image, reader, hits, kept, found.maps)
     if reach:
         kept = cut_out_plain_cards(frame, kept)
-    kept = without_parts(outlined_parts(image, reader, found, kept))
+    kept = covered_backs(frame, without_parts(outlined_parts(image, reader, found, kept)))
     kept = _finished(colour, reader, kept, found.maps)
     if shake is None:
         return kept
