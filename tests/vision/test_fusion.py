@@ -1354,6 +1354,19 @@ def test_a_back_read_on_a_piece_of_a_larger_face_the_reader_stands_by_is_dropped
     assert same(without_parts(readings), [ace, over, unsure, on_unsure])
 
 
+def test_a_back_as_long_as_the_tables_cards_is_no_piece_of_a_face_outlined_over_it() -> None:
+    """In a row a face is often outlined with part of the back beside it, its quad half as
+    large again as a card (tuning row table 4,450,321): the back, read right and as long
+    as the frame's cards read for sure (`WHOLE_BACK`), lies mostly on that quad but is a
+    card of its own. A strip of a back is shorter, and stays a piece."""
+    face = reading(card_at(100, 100, 160, 140), OTHER, 0.56)  # a face and half the back
+    back = reading(card_at(160, 100), "back", 0.95)
+    strip = reading(card_at(180, 100, 50, 30), "back", 0.95)
+    others = [reading(card_at(400 + 120 * k, 300), "back", 0.97) for k in range(3)]
+    assert same(without_parts([face, back, *others]), [face, back, *others])
+    assert same(without_parts([face, strip, *others]), [face, *others])
+
+
 def heap(seed: int) -> tuple[np.ndarray, list]:
     """A close-up heap of the tuning set (models/README.md: seed 3,100,000 + i, the i-th
     a 378x504 photo where i % 3 == 2)."""

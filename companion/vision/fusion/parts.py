@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..geometry import card_shaped, quad_area, quad_cover
+from ..geometry import card_shaped, quad_area, quad_cover, quad_long_sides, whole_card_aspects
 from ..read import CardReader
 from ..segment import part_rectangles
 from ..types import NOT_A_CARD, CardReading
@@ -45,6 +45,15 @@ PART_SIZE = 0.6
 # real train split's stray readings 8 -> 7, nothing else changed (held out, the real test
 # split's 4 -> 3).
 BACK_HOST = SURE
+# A back at least this fraction of the frame's card length (`_card_length`) is a card of
+# its own however much of it a larger quad holds: in rows a face is often outlined with
+# part of the back beside it, its quad half as large again as a card, and the back, read
+# right, lay mostly on that face (tuning row table 4,450,321: a back read at 0.95 at IoU
+# 0.98 under a quad of an unsure face 1.7 times its size). On 450 playing tuning row
+# tables (4,450,000+) and 600 card scenes (4,200,000+), of the 19 backs read as such
+# pieces, the 9 right ones lay at 0.87-1.14 of the card length, the 10 others (strips of
+# backs, parts of two cards) at 0.47-0.85. Measured: models/README.md, "Seventy-second stop".
+WHOLE_BACK = 0.95
 
 # Card pixels of the net that no reading covers, in parts of PART_AREA net pixels or
 # more (a card 45 px long is about 150 at 0.325), are read as rectangles
@@ -90,17 +99,37 @@ def without_parts(readings: list[CardReading]) -> list[CardReading]:
     corner of a face), and those below `SURE_ENOUGH` lying mostly on one much larger
     (`PART_SIZE`: one pip of it read as an Ace); and backs however sure lying mostly on
     a much larger card the reader stands by (`BACK_HOST`: a strip of a back outlined
-    apart from the rest of it, an ornate pip read as a back)."""
+    apart from the rest of it, an ornate pip read as a back), unless the back is as long
+    as the frame's cards (`WHOLE_BACK`)."""
     sure = [r for r in readings if reads_sure(r)]
     quads = [r.corners for r in sure]
     hosts = [r for r in readings if r.label != NOT_A_CARD and r.confidence >= BACK_HOST]
+    length = _card_length(sure)
     return [
         r
         for r in readings
         if not (r.confidence < SURE and mostly_on(r.corners, quads))
         and not (r.confidence < SURE_ENOUGH and _piece_of(r, sure))
-        and not (r.face == "down" and _piece_of(r, hosts))
+        and not (r.face == "down" and not _card_long(r, length) and _piece_of(r, hosts))
     ]
+
+
+def _card_length(sure: Sequence[CardReading]) -> float | None:
+    """The frame's card length: the median long side of the cards read for sure (`sure`)
+    whose quads have a whole card's shape (one deck's cards lie at one size); None where
+    there is none."""
+    if not sure:
+        return None
+    quads = np.stack([r.corners for r in sure])
+    lengths = quad_long_sides(quads)[whole_card_aspects(quads)]
+    return float(np.median(lengths)) if len(lengths) else None
+
+
+def _card_long(reading: CardReading, length: float | None) -> bool:
+    """Whether `reading`'s quad is at least `WHOLE_BACK` of the card `length` long."""
+    return length is not None and float(quad_long_sides(reading.corners[None])[0]) >= (
+        WHOLE_BACK * length
+    )
 
 
 def _piece_of(reading: CardReading, sure: Sequence[CardReading]) -> bool:
