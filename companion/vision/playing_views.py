@@ -213,9 +213,9 @@ def covered_back(rank_p: np.ndarray, whole_rank: np.ndarray) -> tuple[float, int
 
     Why: the three views' geometric mean (`_combine_views`) takes the covered corner's
     near-nothing for a back as a veto, so such a back reads as no card at all, or as an
-    unsure face: tuning card scene 4,200,877, a back 150 px long, a corner under a 5, read
-    a back at 0.96 and 0.93 and an unsure 2 at 0.30 (`fusion.covered_backs` says where it
-    stands)."""
+    unsure face: tuning card scene 4,200,877, a back 150 px long, a corner under an 8 of
+    diamonds, read a back at 0.96 and 0.93 and an unsure 2 at 0.30 (`fusion.covered_backs`
+    says where it stands)."""
     if int(whole_rank.argmax()) != BACK_CLASS or whole_rank[BACK_CLASS] < SURE_VIEW:
         return None
     top = rank_p.argmax(axis=1)

@@ -87,7 +87,7 @@ def test_a_back_stands_only_under_a_face_of_its_size(candidate, stands) -> None:
 
 
 def test_a_covered_back_on_a_rendered_table() -> None:
-    """Tuning scene 4,200,877: a back 150 px long, a corner under a 5 of clubs, read as
+    """Tuning scene 4,200,877: a back 150 px long, a corner under an 8 of diamonds, read as
     an unsure face until the back's own corner and face were heard."""
     image, truths = next(synthetic_scenes("playing-cards", 1, 4_200_877))
     back = np.float32([[1097, 169], [1105, 79], [1249, 76], [1240, 170]])

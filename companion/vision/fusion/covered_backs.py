@@ -22,8 +22,9 @@ from .levels import SAME_CARD, face_read_for_sure, reads_sure
 from .reading import FrameReads
 
 # The covered corner's patch lies at least this fraction of its area on a face read for
-# sure, as long as the back within SAME_SIZE (long sides) and the back of a whole card's
-# shape (`geometry.WHOLE_CARD_ASPECT`): quads on a carpet beside a card are of any size.
+# sure whose long side is within SAME_SIZE of the back's, and the back has a whole card's
+# shape (`geometry.WHOLE_CARD_ASPECT`): one deck's cards lie at one size, while quads on a
+# carpet beside a card are of any size and shape.
 UNDER_FACE = 0.5
 SAME_SIZE = 1.25
 # The corner index patch read by the corner reader, as fractions of the card's width and
