@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..features import CORNER_BOX, READ_SIZE
+from ..corner_index import PATCH_HEIGHT, PATCH_WIDTH
 from ..geometry import quad_cover, quad_iou, quad_long_sides, whole_card_aspects
 from ..types import CardReading
 from .levels import SAME_CARD, face_read_for_sure, reads_sure
@@ -27,10 +27,6 @@ from .reading import FrameReads
 # carpet beside a card are of any size and shape.
 UNDER_FACE = 0.5
 SAME_SIZE = 1.25
-# The corner index patch read by the corner reader, as fractions of the card's width and
-# length from its corner (`features.CORNER_BOX` of a READ_SIZE card).
-_PATCH_ACROSS = CORNER_BOX[2] / READ_SIZE[0]
-_PATCH_DOWN = CORNER_BOX[3] / READ_SIZE[1]
 
 
 def covered_backs(frame: FrameReads, kept: list[CardReading]) -> list[CardReading]:
@@ -44,7 +40,7 @@ def covered_backs(frame: FrameReads, kept: list[CardReading]) -> list[CardReadin
     faces = [reading.corners for reading in kept if face_read_for_sure(reading)]
     if not faces:
         return kept
-    taken = [r.corners for r in kept if reads_sure(r) or r.rank is not None]
+    taken = [r.corners for r in kept if _stands(r)]
     doubtful = [
         reading.corners
         for reading in frame.known.values()
@@ -80,13 +76,16 @@ def covered_backs(frame: FrameReads, kept: list[CardReading]) -> list[CardReadin
             backs.append(CardReading(quad, "down", None, None, "back", confidence))
     if not backs:
         return kept
-    unsure = [
+    return [
         r
         for r in kept
-        if not (reads_sure(r) or r.rank is not None)
-        and any(quad_iou(r.corners, back.corners) >= SAME_CARD for back in backs)
-    ]
-    return [r for r in kept if not any(r is other for other in unsure)] + backs
+        if _stands(r) or all(quad_iou(r.corners, back.corners) < SAME_CARD for back in backs)
+    ] + backs
+
+
+def _stands(reading: CardReading) -> bool:
+    """Whether `reading` stands against a covered back: read for sure, or a game card."""
+    return reads_sure(reading) or reading.rank is not None
 
 
 def _under_faces(patches: np.ndarray, near: np.ndarray, faces: list[np.ndarray]) -> list[int]:
@@ -122,9 +121,9 @@ def corner_patches(quads: np.ndarray, corner: int) -> np.ndarray:
     return np.stack(
         [
             start,
-            start + _PATCH_ACROSS * across,
-            start + _PATCH_ACROSS * across + _PATCH_DOWN * down,
-            start + _PATCH_DOWN * down,
+            start + PATCH_WIDTH * across,
+            start + PATCH_WIDTH * across + PATCH_HEIGHT * down,
+            start + PATCH_HEIGHT * down,
         ],
         axis=1,
     ).astype(np.float32)
