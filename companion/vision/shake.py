@@ -8,9 +8,13 @@ strokes and the finders' quads grow past the cards.
 - `shake_of(image)`: None for a steady frame; else the smear's length and angle. A smear
   along one direction takes the fine detail out along that direction only, so the grey
   frame's mean squared second derivative along its weakest direction, over that along
-  its strongest, falls (`SHAKE_RATIO`); the length and the angle then come from the
-  frame's cepstrum, where a smear of length L along u leaves its deepest trough at L
-  along u (the zeros of its spectrum repeat every 1/L).
+  its strongest, falls (`SHAKE_RATIO`). The smear itself is the line, of every line the
+  renderer and `line_kernel` draw (`_line_kernels`: 121 distinct ones from 2 to 12 px),
+  whose spectrum's pattern the frame's log spectrum matches best (`_matched_line`): a
+  smear of length L along u leaves dark stripes across u every 1/L, where the line's
+  spectrum falls to zero; the match (a correlation) tells a smear from the frame's own
+  detail (`MATCH`); a line shorter than `MIN_LENGTH` is no smear worth steadying, and one
+  longer than `LONGEST` the picture's own fine texture.
 - `steadied(image, shake)`: the frame deconvolved with a line of that length and angle
   (a Wiener filter, `NOISE_TO_SIGNAL`).
 
@@ -23,31 +27,42 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
 
 from companion.vision.stages import timed
 
-# A frame is shaken where its weakest second derivative, by direction, is under this
-# fraction of its strongest, the cepstrum finds a smear MIN_LENGTH to MAX_LENGTH long, and
-# the two agree on its direction within AGREEING degrees. Measured on 500 playing tuning
-# tables (4,200,300+): the ratio is at least 0.41 on each of the 432 unshaken frames,
-# under 0.40 on 39 of the 50 shaken by 4 px or more. On the real photos (phone pictures of
-# cards, heaps and fans: much of their detail runs one way) it is under 0.40 on 32 of 102,
-# but 31 of those fail the length or the direction (a trough at 11-15 px, at the end of
-# the search, or 30-85 degrees from the weakest derivative).
-SHAKE_RATIO = 0.40
-AGREEING = 20.0
-# The lengths (px) and angles (degrees) the cepstrum is searched over.
-LENGTHS = np.arange(2.0, 16.01, 0.25)
-ANGLES = np.arange(0.0, 180.0, 1.0)
-# The cepstrum's trough lies a pixel past the length of an antialiased line's centre run.
-TROUGH_PAST = 1.0
-# The shortest smear worth steadying (px): a shorter one reads about as a steady frame
-# does; and the longest taken for a smear (a trough further out is the picture's own).
+# A frame may be shaken where its weakest second derivative, by direction, is under this
+# fraction of its strongest; it is where a line's spectrum matches its own by MATCH or more
+# (`_matched_line`). Measured on playing tuning tables (4,200,000+): of 433 steady frames,
+# 5 have a ratio under 0.50, and no steady frame matches a line better than 0.17; the 138
+# frames of 1,500 smeared by 4.5 px or more with a ratio under 0.50 match theirs at 0.275
+# to 0.64. The line matched is the one that smeared the frame (the same pixels) on 38 of
+# 48 such frames; the direction of the second derivatives' and the cepstrum's deepest
+# trough, which this replaces, found it on 23 (models/README.md, "Seventy-third stop").
+SHAKE_RATIO = 0.50
+MATCH = 0.25
+# The lines matched: from SHORTEST to MAX_LENGTH px long, as drawn (`_line_kernels`). A
+# frame matching a line shorter than MIN_LENGTH (its end pixels' distance, plus one)
+# reads about as a steady frame does: no smear worth steadying. One matching a line
+# longer than LONGEST is taken for steady: the rendered smears match lines of 5 to 10.4
+# px, while real photos taken steady match lines of 12.7 to 13.8 px by their own fine
+# texture (cloth, carpet) at up to 0.34.
+SHORTEST = 2.0
 MIN_LENGTH = 4.5
+LONGEST = 11.0
 MAX_LENGTH = 12.0
+# The spectrum is matched over frequencies from LOW to HIGH cycles per pixel (below, the
+# picture's own layout; above, noise and JPEG), at about SAMPLES of them, each band of
+# frequencies set against its own mean (the log spectrum of a picture falls off with
+# frequency every way alike), the axes left out (the frame's edges, the cards' sides).
+LOW, HIGH = 0.04, 0.30
+SAMPLES = 3000
+# A line's spectrum is floored at this before its log: its zeros are dark stripes, not
+# holes that one sample could fill.
+LINE_FLOOR = 0.02
 # The Wiener filter's noise-to-signal power: lower undoes more and rings more.
 NOISE_TO_SIGNAL = 0.02
 PAD = 32  # px of the frame mirrored around it before deconvolving: no ringing from its edges
@@ -63,19 +78,18 @@ class Shake:
 
 @timed("telling a shaken frame")
 def shake_of(image: np.ndarray) -> Shake | None:
-    """The smear of a BGR uint8 frame, or None where it is steady (`SHAKE_RATIO`), where
-    its smear is too short to undo or too long to be one (`MIN_LENGTH`, `MAX_LENGTH`), or
-    where the two measures disagree on its direction (`AGREEING`)."""
+    """The smear of a BGR uint8 frame, or None where it is steady (`SHAKE_RATIO`,
+    `MATCH`, `LONGEST`) or its smear too short to undo (`MIN_LENGTH`)."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    ratio, weakest = _weakest_direction(grey)
+    if min(grey.shape) < 32:  # too small a picture to tell a smear in
+        return None
+    ratio, _ = _weakest_direction(grey)
     if ratio >= SHAKE_RATIO:
         return None
-    length, angle = _cepstrum_trough(grey)
-    length -= TROUGH_PAST
-    apart = abs(angle - weakest) % 180.0
-    if not MIN_LENGTH <= length <= MAX_LENGTH or min(apart, 180.0 - apart) > AGREEING:
+    line, match = _matched_line(grey)
+    if match < MATCH or not MIN_LENGTH <= line.length <= LONGEST:
         return None
-    return Shake(length, angle)
+    return line.shake
 
 
 def steadied(image: np.ndarray, shake: Shake) -> np.ndarray:
@@ -130,24 +144,111 @@ def _weakest_direction(grey: np.ndarray) -> tuple[float, float]:
     return float(energy[weakest] / energy.max()), float(np.degrees(theta[weakest]))
 
 
-def _cepstrum_trough(grey: np.ndarray) -> tuple[float, float]:
-    """The (length px, angle degrees, y down) of the deepest trough of `grey`'s cepstrum
-    over LENGTHS and ANGLES, each length's values set against their spread over the
-    angles (the cepstrum of a picture falls off with distance every way alike)."""
-    window = cv2.createHanningWindow((grey.shape[1], grey.shape[0]), cv2.CV_32F)
+@dataclass(frozen=True)
+class _Line:
+    """A line kernel as `line_kernel` draws it: a shake that draws it, its length (from
+    its end pixels' centres, plus one), and its pixels (offsets from its centre, x and y)
+    and weights."""
+
+    shake: Shake
+    length: float
+    offsets: np.ndarray
+    weights: np.ndarray
+
+
+@cache
+def _line_kernels() -> tuple[_Line, ...]:
+    """Every distinct line `line_kernel` draws from SHORTEST to MAX_LENGTH px long, at any
+    angle (8 lengths a pixel and every degree reach them all), each drawn by the middle
+    one of the shakes that draw it (by length, then angle)."""
+    drawn: dict[bytes, list[Shake]] = {}
+    kernels: dict[bytes, np.ndarray] = {}
+    for length in np.arange(SHORTEST, MAX_LENGTH + 1e-6, 0.125):
+        for angle in np.arange(0.0, 180.0, 1.0):
+            shake = Shake(float(length), float(angle))
+            kernel = line_kernel(shake)
+            key = bytes(kernel.shape) + kernel.tobytes()
+            drawn.setdefault(key, []).append(shake)
+            kernels[key] = kernel
+    lines = []
+    for key, shakes in drawn.items():
+        kernel = kernels[key]
+        ys, xs = np.nonzero(kernel)
+        centre = kernel.shape[0] // 2
+        ends = float(np.hypot(np.ptp(xs), np.ptp(ys)))
+        offsets = np.stack([xs - centre, ys - centre], axis=1)
+        lines.append(_Line(shakes[len(shakes) // 2], ends + 1.0, offsets, kernel[ys, xs]))
+    return tuple(lines)
+
+
+def _matched_line(grey: np.ndarray) -> tuple[_Line, float]:
+    """The line (`_line_kernels`) whose log spectrum the frame's matches best, and how well:
+    their correlation over the sampled frequencies (`_frequencies`)."""
+    spectrum = _whitened_spectrum(grey)
+    spectrum -= spectrum.mean()
+    matches = _line_spectra(*grey.shape) @ spectrum / max(float(np.linalg.norm(spectrum)), 1e-9)
+    best = int(np.argmax(matches))
+    return _line_kernels()[best], float(matches[best])
+
+
+@dataclass(frozen=True)
+class _Frequencies:
+    """The frequencies a frame's spectrum is matched at (`_frequencies`): each element's
+    band of frequencies (1/400 cycle a pixel wide) over the whole of `np.fft.rfft2`'s
+    grid and how many elements each band holds, and the sampled elements' rows and
+    columns and frequencies (x and y, cycles per pixel)."""
+
+    bands: np.ndarray
+    counts: np.ndarray
+    rows: np.ndarray
+    columns: np.ndarray
+    fx: np.ndarray
+    fy: np.ndarray
+
+
+@cache
+def _frequencies(height: int, width: int) -> _Frequencies:
+    """About SAMPLES frequencies from LOW to HIGH cycles per pixel, off the axes, of a
+    frame `height` by `width` pixels: the same for every frame of a camera."""
+    fy = np.fft.fftfreq(height)[:, None]
+    fx = np.fft.rfftfreq(width)[None, :]
+    radius = np.hypot(fx, fy)
+    bands = np.minimum((radius * 400).astype(np.int64), 200)
+    ring = (radius >= LOW) & (radius <= HIGH) & (np.abs(fx) > 2 / width) & (np.abs(fy) > 2 / height)
+    picked = np.flatnonzero(ring)
+    picked = picked[:: max(1, len(picked) // SAMPLES)]
+    rows, columns = np.unravel_index(picked, radius.shape)
+    counts = np.maximum(np.bincount(bands.ravel(), minlength=201), 1)
+    return _Frequencies(bands, counts, rows, columns, fx[0, columns], fy[rows, 0])
+
+
+@cache
+def _line_spectra(height: int, width: int) -> np.ndarray:
+    """Each line's (`_line_kernels`) log spectrum at a `height` by `width` frame's sampled
+    frequencies (`_frequencies`), less its mean, over its norm: one row a line."""
+    lines, at = _line_kernels(), _frequencies(height, width)
+    reach = max(int(np.abs(line.offsets).max()) for line in lines)
+    shifts = np.arange(-reach, reach + 1)[:, None]
+    # exp(-2 pi i f.(x, y)) for each pixel offset, as x and y factors
+    along_x = np.exp(-2j * np.pi * shifts * at.fx[None])
+    along_y = np.exp(-2j * np.pi * shifts * at.fy[None])
+    logs = np.empty((len(lines), len(at.fx)))
+    for k, line in enumerate(lines):
+        phases = along_x[line.offsets[:, 0] + reach] * along_y[line.offsets[:, 1] + reach]
+        logs[k] = np.log(np.abs(line.weights @ phases) + LINE_FLOOR)
+    logs -= logs.mean(axis=1, keepdims=True)
+    return logs / np.linalg.norm(logs, axis=1, keepdims=True)
+
+
+def _whitened_spectrum(grey: np.ndarray) -> np.ndarray:
+    """`grey`'s log spectrum at its sampled frequencies (`_frequencies`), each less the
+    mean of its band of frequencies over the whole spectrum."""
+    height, width = grey.shape
+    at = _frequencies(height, width)
+    window = cv2.createHanningWindow((width, height), cv2.CV_32F)
     spectrum = cv2.dft((grey - grey.mean()) * window, flags=cv2.DFT_COMPLEX_OUTPUT)
-    magnitude = cv2.magnitude(spectrum[..., 0], spectrum[..., 1])
+    half = spectrum[:, : width // 2 + 1]  # the rfft2 grid: the rest mirrors it
+    magnitude = cv2.magnitude(half[..., 0], half[..., 1])
     log_magnitude = np.log(magnitude + 1e-3 * float(magnitude.mean()) + 1e-9)
-    # log |F| is even, so its transform is real: the forward one serves as the inverse
-    cepstrum = cv2.dft(log_magnitude, flags=cv2.DFT_COMPLEX_OUTPUT)[..., 0] / log_magnitude.size
-    cepstrum = np.fft.fftshift(cepstrum)
-    height, width = cepstrum.shape
-    theta = np.radians(ANGLES)[:, None]
-    xs = (width // 2 + np.cos(theta) * LENGTHS[None, :]).astype(np.float32)
-    ys = (height // 2 - np.sin(theta) * LENGTHS[None, :]).astype(np.float32)
-    values = cv2.remap(cepstrum, xs, ys, cv2.INTER_LINEAR)
-    middle = np.median(values, axis=0, keepdims=True)
-    spread = np.median(np.abs(values - middle), axis=0, keepdims=True) + 1e-9
-    row, column = np.unravel_index(np.argmin((values - middle) / spread), values.shape)
-    # sampled with y up: the smear's angle with y down is the mirror image
-    return float(LENGTHS[column]), float((180.0 - ANGLES[row]) % 180.0)
+    means = np.bincount(at.bands.ravel(), log_magnitude.ravel(), 201) / at.counts
+    return log_magnitude[at.rows, at.columns] - means[at.bands[at.rows, at.columns]]

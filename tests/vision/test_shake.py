@@ -52,6 +52,22 @@ def test_a_shaken_table_gives_its_smear_length_and_angle() -> None:
     assert abs(found.angle - 30.0) <= 10.0
 
 
+def test_the_smear_told_is_the_very_line_that_smeared_the_frame() -> None:
+    """The renderer smears with `line_kernel`'s lines, whose pixels many lengths and angles
+    draw alike: the line told must draw the same pixels (a pixel off reads worse than the
+    smeared frame). 121 distinct lines from 2 to 12 px."""
+    assert len(shake._line_kernels()) == 121
+    for length, angle in ((6.0, 30.0), (9.0, 121.5), (8.3, 19.0), (7.5, 0.0)):
+        found = shake.shake_of(_table(motion_blur=length, motion_angle=angle))
+        assert found is not None, (length, angle)
+        smear = shake.line_kernel(shake.Shake(length, angle))
+        assert np.array_equal(shake.line_kernel(found), smear), (length, angle, found)
+
+
+def test_a_smear_too_short_to_undo_is_no_shake() -> None:
+    assert shake.shake_of(_table(motion_blur=3.0, motion_angle=60.0)) is None
+
+
 def test_a_line_kernel_is_normalised_and_lies_along_its_angle() -> None:
     kernel = shake.line_kernel(shake.Shake(7.0, 0.0))
     assert abs(float(kernel.sum()) - 1.0) < 1e-5
