@@ -30,8 +30,10 @@ from companion.vision.pipeline import CardPipeline
 from companion.vision.synth import random_scene, render_scene
 from companion.vision.synth.art import card_back, card_face
 
-# A tuning table of designed backs (seed 4,100,003): nine plain black backs printed to the
-# edge on a pale blue cloth, which the built-in deck reads as no card at all.
+# A tuning table of designed backs (seed 4,100,003): plain black backs printed to the edge
+# on a pale blue cloth, smeared 7.3 px by a shaken camera. The built-in deck reads none of
+# its 10 backs in sight as they are, 6 once the frame is steadied (`vision.shake`); with
+# the back enrolled, all 10.
 TABLE_SEED = 4_100_003
 
 
@@ -60,7 +62,7 @@ def test_an_enrolled_back_is_read_where_the_built_in_deck_sees_no_card() -> None
     own = CardPipeline(DeckProfile("own", PLAYING_CARDS, {"back": back[None]}, "test"))
     readings = own.read(image)
     downs = sum(t.face == "down" and t.visible >= 0.9 for t in truths)
-    assert _backs_read(built_in, truths) <= 2
+    assert _backs_read(built_in, truths) <= downs - 4
     assert _backs_read(readings, truths) >= downs - 2
     # the faces read as the built-in deck reads them
     faces = {(r.rank, r.suit) for r in built_in if r.rank is not None}
