@@ -99,11 +99,7 @@ class IndexHit:
     def patch(self) -> np.ndarray:
         """The index's patch as the reader reads it: the (4, 2) float32 top-left
         PATCH_WIDTH x PATCH_HEIGHT of the card's quad, clockwise from the index corner."""
-        corner, right, down = self.quad[0], self.quad[1] - self.quad[0], self.quad[3] - self.quad[0]
-        right, down = PATCH_WIDTH * right, PATCH_HEIGHT * down
-        return np.stack([corner, corner + right, corner + right + down, corner + down]).astype(
-            np.float32
-        )
+        return corner_patches(self.quad[None], 0)[0]
 
     def moved(self, across: float, along: float) -> IndexHit:
         """The same card with its index's middle moved by `across` patch widths along its
@@ -227,6 +223,19 @@ def _turned_back(
         right = np.stack([right[:, 1], -right[:, 0]], axis=1)
         down = np.stack([down[:, 1], -down[:, 0]], axis=1)
     return points, right, down
+
+
+def corner_patches(quads: np.ndarray, corner: int) -> np.ndarray:
+    """The corner index patches of (N, 4, 2) cards' quads (clockwise, short side first) in
+    the frame, as the corner reader sees them: the PATCH_WIDTH x PATCH_HEIGHT of each quad
+    at its first corner (`corner` 0) or its third (1), clockwise from that corner:
+    (N, 4, 2) float32."""
+    start = quads[:, 2 * corner]
+    across = PATCH_WIDTH * (quads[:, (2 * corner + 1) % 4] - start)
+    down = PATCH_HEIGHT * (quads[:, (2 * corner + 3) % 4] - start)
+    return np.stack([start, start + across, start + across + down, start + down], axis=1).astype(
+        np.float32
+    )
 
 
 def _card_quad(centre: np.ndarray, right: np.ndarray, down: np.ndarray) -> np.ndarray:

@@ -9,8 +9,9 @@ import pytest
 
 from companion.vision import fusion
 from companion.vision.bench.scenes import synthetic_scenes
+from companion.vision.corner_index import corner_patches
 from companion.vision.decks import PLAYING_CARDS, load_deck
-from companion.vision.fusion.covered_backs import corner_patches, covered_backs
+from companion.vision.fusion.covered_backs import covered_backs
 from companion.vision.fusion.reading import FrameReads
 from companion.vision.geometry import quad_iou
 from companion.vision.pipeline import CardPipeline

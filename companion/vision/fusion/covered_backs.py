@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..corner_index import PATCH_HEIGHT, PATCH_WIDTH
+from ..corner_index import corner_patches
 from ..geometry import quad_cover, quad_iou, quad_long_sides, whole_card_aspects
 from ..types import CardReading
 from .levels import SAME_CARD, face_read_for_sure, reads_sure
@@ -109,21 +109,3 @@ def _boxes_meet(patches: np.ndarray, faces: np.ndarray) -> np.ndarray:
     return (
         (low[:, :, None, :] < face_high[None, None]) & (face_low[None, None] < high[:, :, None, :])
     ).all(axis=3)
-
-
-def corner_patches(quads: np.ndarray, corner: int) -> np.ndarray:
-    """The corner index patches of (N, 4, 2) cards' quads (clockwise, short side first) in
-    the frame: at their first corner (`corner` 0) or their third (1), as the corner reader
-    sees them: (N, 4, 2)."""
-    start = quads[:, 2 * corner]
-    across = quads[:, (2 * corner + 1) % 4] - start
-    down = quads[:, (2 * corner + 3) % 4] - start
-    return np.stack(
-        [
-            start,
-            start + PATCH_WIDTH * across,
-            start + PATCH_WIDTH * across + PATCH_HEIGHT * down,
-            start + PATCH_HEIGHT * down,
-        ],
-        axis=1,
-    ).astype(np.float32)
