@@ -21,7 +21,9 @@ of the table, so this finder works on the edge map of a copy downscaled to
    past every corner) is not a card. Chips and coins fail the four-sided test, hands
    and sleeves the shape and support tests;
 4. overlap resolution: duplicates and a card's printed frame give way to the card, a
-   quad that holds two cards (their union) and a card-with-its-shadow give way too;
+   quad that holds two cards (their union) and a card-with-its-shadow give way too; a
+   whole outline much smaller than the quad holding it is returned apart
+   (`find_outlines`: a card in a shadow or on a mat the quad outlines);
 5. at full resolution (`side_fit.py`, which the learned finder shares), each quad is
    moved out past a printed frame to the card's own edge when an even outer outline
    shows on all four sides (not a quad kept for its plain back's colour: there the even
@@ -44,7 +46,7 @@ import numpy as np
 
 from companion.vision.back_colour import INSIDE_BOX, back_coloured
 from companion.vision.colour_blobs import back_coloured_quads
-from companion.vision.geometry import even_sides, order_clockwise, scaled_about_centre
+from companion.vision.geometry import even_sides, order_clockwise, quad_iou, scaled_about_centre
 from companion.vision.side_fit import NEXT, intersections, out_to_card_edges, refine_quads, sample
 from companion.vision.stages import timed
 
@@ -70,6 +72,13 @@ MIN_FILL = 0.88
 NESTED = 0.75
 # Two cards lying on each other share less than this fraction of the smaller one.
 MAX_SHARED = 0.4
+# A whole outline nested in a larger quad under this fraction of its area may be no
+# printed frame of it (a card's frame holds most of the card) but a card, where the larger
+# quad outlines a rectangle of the table round it (a shadow, a mat). Such outlines are
+# returned apart (`EdgeQuads.nested`), for the pipeline to read where they lie on no card
+# read for sure (`fusion.nested`). The rendered tuning tables hold such outlines (held at
+# 0.1-0.25) on cards of rows outlined with their neighbours and on cards' print.
+NESTED_CARD = 0.25
 # Edge map: Gaussian blur (small-image pixels), TEXTURE_BLUR instead on a table whose
 # median gradient reaches TEXTURED; Canny's low threshold is NOISE_FACTOR x the median
 # gradient, between LOW and 4 x LOW (high = 2.5 x low).
@@ -165,7 +174,18 @@ class _Candidate:
     plain: bool = False  # no print inside, but an enrolled plain back's colour
 
 
-@timed("edge finder")
+@dataclass(frozen=True)
+class EdgeQuads:
+    """What the edge finder outlined (`find_outlines`): one quad per card, and apart from
+    them the whole outlines nested in a larger quad under `NESTED_CARD` of its area,
+    which `_resolve_overlaps` took for part of it (its print, or a card's strip of a
+    row it outlines together) but which may be a card lying in a rectangle of the table
+    it outlines (a shadow, a tray). Both as `find_cards` gives its quads."""
+
+    cards: list[np.ndarray]
+    nested: list[np.ndarray]
+
+
 def find_cards(
     image: np.ndarray,
     plain_back: np.ndarray | None = None,
@@ -183,6 +203,19 @@ def find_cards(
     returned. With `any_plain`, a quad with no print inside is a card whatever its
     colour: a photo of the one card to enroll, whose colour is what is to be learned.
     """
+    return find_outlines(image, plain_back, plain_only=plain_only, any_plain=any_plain).cards
+
+
+@timed("edge finder")
+def find_outlines(
+    image: np.ndarray,
+    plain_back: np.ndarray | None = None,
+    *,
+    plain_only: bool = False,
+    any_plain: bool = False,
+) -> EdgeQuads:
+    """`find_cards`' quads, with the small whole outlines nested in them apart
+    (`EdgeQuads`)."""
     colour = as_bgr(image)
     height, width = colour.shape[:2]
     scale = min(1.0, WORK_LONG_SIDE / max(height, width))
@@ -199,19 +232,20 @@ def find_cards(
         candidates += _colour_candidates(small, edges, plain_back)
     if plain_only:
         candidates = [c for c in candidates if c.plain]
-    kept = _resolve_overlaps(candidates)
+    kept, nested = _resolve_overlaps(candidates)
     if not kept:
-        return []
-    quads = (np.stack([c.quad for c in kept]) / scale).astype(np.float32)
+        return EdgeQuads([], [])
+    placed = kept + nested
+    quads = (np.stack([c.quad for c in placed]) / scale).astype(np.float32)
     grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
     # A plain inside has no printed frame to step out past; the even outline around it is
     # its shadow (a dark back on a light table), which would take the card a tenth wider.
-    printed = np.array([not c.plain for c in kept])
+    printed = np.array([not c.plain for c in placed])
     if printed.any():
         quads[printed] = out_to_card_edges(grey, quads[printed], step)
     search = max(3.0, 2.0 / scale)
-    refined = refine_quads(grey, quads, search)
-    return [order_clockwise(q) for q in refined]
+    refined = [order_clockwise(q) for q in refine_quads(grey, quads, search)]
+    return EdgeQuads(refined[: len(kept)], refined[len(kept) :])
 
 
 def as_bgr(image: np.ndarray) -> np.ndarray:
@@ -609,13 +643,16 @@ def _fit_sides(points: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     return corners.astype(np.float32)
 
 
-def _resolve_overlaps(candidates: list[_Candidate]) -> list[_Candidate]:
+def _resolve_overlaps(candidates: list[_Candidate]) -> tuple[list[_Candidate], list[_Candidate]]:
     """Keep one quad per card: drop duplicates, inner frames and unions of cards.
 
     The same card is usually found twice (the outer boundary of its outline and the hole
     inside it), a back's printed frame looks like a smaller card inside it, and two
     overlapping cards can be outlined together. Largest first: a quad that holds two
     distinct cards is their union and goes; otherwise what it holds is itself again.
+
+    Returned apart: the whole, one-way outlines dropped only as held by a quad
+    `NESTED_CARD` times their area or more (`EdgeQuads.nested`), one per card.
     """
     ordered = sorted(candidates, key=lambda c: c.area, reverse=True)
     count = len(ordered)
@@ -624,6 +661,7 @@ def _resolve_overlaps(candidates: list[_Candidate]) -> list[_Candidate]:
     union = areas[:, None] + areas[None, :] - inter
     iou = inter / np.maximum(union, 1e-6)
     keep = np.ones(count, bool)
+    small = np.zeros(count, bool)  # dropped only as held by a much larger quad
     for i in range(count):
         if not keep[i]:
             continue
@@ -643,14 +681,30 @@ def _resolve_overlaps(candidates: list[_Candidate]) -> list[_Candidate]:
             keep[i] = False  # the card with its shadow: the card itself is held
         else:
             keep[held] = False  # the same card again, or its inner frame
+            small[held] = areas[held] < NESTED_CARD * areas[i]
     # Two cards may overlap a little; quads that share much more are one card and a
     # shape made of its side and a line of the table: the better outlined one stays.
     for i, j in zip(
         *np.nonzero(np.triu(inter > MAX_SHARED * np.minimum.outer(areas, areas), 1)), strict=True
     ):
         if keep[i] and keep[j]:
-            keep[j if ordered[i].support >= ordered[j].support else i] = False
-    return [c for c, k in zip(ordered, keep, strict=True) if k]
+            dropped = j if ordered[i].support >= ordered[j].support else i
+            keep[dropped] = False
+            small[dropped] = areas[dropped] < NESTED_CARD * areas[i + j - dropped]
+    kept = [c for c, k in zip(ordered, keep, strict=True) if k]
+    return kept, _one_each([c for c, s in zip(ordered, small, strict=True) if s])
+
+
+def _one_each(nested: list[_Candidate]) -> list[_Candidate]:
+    """The whole, one-way outlines of `nested` (largest first), one per card: the outer
+    boundary of an outline and the hole inside it are the same card."""
+    out: list[_Candidate] = []
+    for candidate in nested:
+        if candidate.guessed or not candidate.one_way:
+            continue
+        if all(quad_iou(candidate.quad, other.quad) < 0.5 for other in out):
+            out.append(candidate)
+    return out
 
 
 def _intersections_matrix(quads: list[np.ndarray]) -> np.ndarray:

@@ -15,6 +15,7 @@ from companion.vision import read as read_module
 from companion.vision.bench.scenes import ANIMAL_SEED_OFFSET, row_scenes, synthetic_scenes
 from companion.vision.corner_index import IndexHit
 from companion.vision.decks import load_deck
+from companion.vision.detect import EdgeQuads
 from companion.vision.fusion import (
     Candidates,
     _read_found,
@@ -977,7 +978,9 @@ def test_the_edge_finder_looks_only_where_the_learned_finder_leaves_doubt(monkey
     rng = np.random.default_rng(960_000)  # a 5 of clubs and a back
     image, _ = render_scene(random_scene(rng, 2, "playing-cards", size=(960, 540)))
     calls = []
-    monkeypatch.setattr(finders, "find_cards", lambda colour, plain: calls.append(1) or [])
+    monkeypatch.setattr(
+        finders, "find_outlines", lambda colour, plain: calls.append(1) or EdgeQuads([], [])
+    )
     pipeline = CardPipeline(load_deck("playing-cards"))
     assert len(pipeline.read(image)) == 2 and not calls
     rng = np.random.default_rng(960_103)  # a card the learned finder leaves in doubt

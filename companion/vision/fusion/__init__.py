@@ -72,7 +72,11 @@ How they are joined:
   outlines at all. A game card read there for sure stands on the same terms
   (`cards_between`);
 - a reading of the learned finder alone that says neither a game card nor a sure face or
-  back (`LEARNED_ALONE_FLOOR`) is dropped: that is what its stray blobs read as.
+  back (`LEARNED_ALONE_FLOOR`) is dropped: that is what its stray blobs read as;
+- a whole outline the edge finder found nested in a quad of its own four times its size
+  or more (`detect.EdgeQuads.nested`), lying mostly on no card read for sure, stands
+  where it reads a card for sure (`nested_cards`): a card in a shadow or on a mat, which
+  the edge finder outlined with the card as one quad.
 The edge finder's own overlapping quads, and the learned finder's, are each finder's own
 decisions (two overlapping cards); only a reading of one finder and a reading of the other
 can be the same card.
@@ -153,6 +157,7 @@ outlined by no quad at all, between two of its row), `indices.py` (cards read fr
 corner index), `parts.py` (uncovered card pixels; pieces of cards), `steadied.py` (a
 shaken frame read again steadied), `covered_backs.py` (a back under a neighbour's
 corner), `outlines.py` (backs that show no outline),
+`nested.py` (a card the edge finder outlined inside a larger quad),
 `merged_backs.py` (two backs read as one), `back_halves.py` (one back read as two),
 `twice.py` (a game card read twice), `framed_faces.py` (a 6..King read on its printed
 frame), `levels.py` (the confidence levels they all share).
@@ -186,6 +191,7 @@ from .framed_faces import grown_faces
 from .indices import index_cards
 from .levels import preference, reads_sure
 from .merged_backs import parted_backs
+from .nested import nested_cards
 from .outlines import outlined_backs
 from .pairs import split_pairs
 from .parts import outlined_parts, without_parts
@@ -220,6 +226,7 @@ def read_cards(image: np.ndarray, reader: CardReader, steady: bool = False) -> l
     shake = None if steady else shake_of(colour)
     reach = not steady and shake is None
     kept, frame = _searched(image, reader, found, known, reach)
+    kept = nested_cards(frame, kept)
     region = unexplained(found, kept) if reader.deck.kind == PLAYING_CARDS else None
     if region is not None and found.maps is not None and found.net_image is not None:
         sx, sy = found.maps.sx, found.maps.sy

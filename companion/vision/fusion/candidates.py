@@ -32,6 +32,9 @@ class Candidates:
     # by learned index, where the net's blob is slanted (a turned card seen steeply:
     # `segment.rough_and_slanted`), the four sides fitted to it, placed on the card's edges
     slanted: dict[int, np.ndarray] = field(default_factory=dict)
+    # the edge finder's whole outlines nested in a quad of its own many times their size
+    # (`detect.EdgeQuads.nested`): read apart, by `nested.nested_cards`
+    nested: list[np.ndarray] = field(default_factory=list)
 
     @property
     def quads(self) -> list[np.ndarray]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from ..colour_blobs import BLOB_ASPECT
-from ..detect import MAX_OPPOSITE_RATIO, as_bgr, find_cards, mean_extents, plain_card_shaped
+from ..detect import MAX_OPPOSITE_RATIO, as_bgr, find_outlines, mean_extents, plain_card_shaped
 from ..geometry import even_sides, order_clockwise, quad_iou
 from ..segment import MODEL, card_maps, net_input, place_quads, rough_and_slanted
 from ..types import CardReading
@@ -204,12 +204,17 @@ def with_edges(
 ) -> Candidates:
     """`learned` with the edge finder's quads of the same frame, whether the net sees card
     under each, and where the deck's enrolled back is plain inside (`plain_back`, its
-    colour: `detect.find_cards`) whether each may be such a back (`may_be_plain_backs`)."""
-    edges = find_cards(colour, plain_back)
+    colour: `detect.find_cards`) whether each may be such a back (`may_be_plain_backs`);
+    and the small whole outlines the edge finder found nested in its quads
+    (`detect.EdgeQuads.nested`, read by `nested.nested_cards`)."""
+    outlines = find_outlines(colour, plain_back)
+    edges = outlines.cards
     maps = learned.maps
     agrees = (maps.card_cover(edges) >= NET_AGREES).tolist() if edges and maps is not None else []
     plain = may_be_plain_backs(edges, max(colour.shape[:2])) if plain_back is not None else []
-    return replace(learned, edges=edges, net_agrees=agrees, plain_shaped=plain)
+    return replace(
+        learned, edges=edges, net_agrees=agrees, plain_shaped=plain, nested=outlines.nested
+    )
 
 
 def may_be_plain_backs(quads: list[np.ndarray], long_side: int) -> list[bool]:
