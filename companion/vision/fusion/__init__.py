@@ -74,9 +74,10 @@ How they are joined:
 - a reading of the learned finder alone that says neither a game card nor a sure face or
   back (`LEARNED_ALONE_FLOOR`) is dropped: that is what its stray blobs read as;
 - a whole outline the edge finder found nested in a quad of its own four times its size
-  or more (`detect.EdgeQuads.nested`), lying mostly on no card read for sure, stands
-  where it reads a card for sure (`nested_cards`): a card in a shadow or on a mat, which
-  the edge finder outlined with the card as one quad.
+  or more (`detect.EdgeQuads.nested`), lying mostly on no card read for sure and not
+  much shorter than the nearest, stands where it reads a card for sure (`nested_cards`):
+  a card in a shadow or on a mat, which the edge finder outlined with the card as one
+  quad.
 The edge finder's own overlapping quads, and the learned finder's, are each finder's own
 decisions (two overlapping cards); only a reading of one finder and a reading of the other
 can be the same card.

@@ -6,9 +6,9 @@ a quad inside another is taken for the card's printed frame, or for a card of a 
 outlined with its neighbours. A card lying in a shadow is outlined twice, by its own sides
 and by the shadow's, and the card was dropped as the shadow's "frame": the real test photo
 cam_image45 at a webcam's scale (100 px, turned 90 degrees), an Ace of hearts in a
-shadow, outlined with the shadow as one quad five times the card's area,
-read as an unsure face (0.84), and the Ace was lost; the net saw it too faintly to leave
-the card unexplained, so the corner-index search never looked.
+shadow five times its area, whose quad read as an unsure face (0.84), was lost; the net
+saw it too faintly to leave the card unexplained, so the corner-index search never
+looked.
 
 A card's printed frame holds most of it, so the edge finder returns the whole outlines it
 dropped inside a quad `detect.NESTED_CARD` times their area or more apart
