@@ -83,8 +83,7 @@ def shake_of(image: np.ndarray) -> Shake | None:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     if min(grey.shape) < 32:  # too small a picture to tell a smear in
         return None
-    ratio, _ = _weakest_direction(grey)
-    if ratio >= SHAKE_RATIO:
+    if _weakest_direction(grey) >= SHAKE_RATIO:
         return None
     line, match = _matched_line(grey)
     if match < MATCH or not MIN_LENGTH <= line.length <= LONGEST:
@@ -124,10 +123,10 @@ def line_kernel(shake: Shake) -> np.ndarray:
     return kernel / kernel.sum()
 
 
-def _weakest_direction(grey: np.ndarray) -> tuple[float, float]:
+def _weakest_direction(grey: np.ndarray) -> float:
     """The mean squared second derivative of `grey` along its weakest direction over that
-    along its strongest (3-degree steps: 1 for detail alike every way, low for a smear),
-    and that weakest direction (degrees, y down): a smear's."""
+    along its strongest (3-degree steps: 1 for detail alike every way, low for a smear).
+    Which direction is weakest is not asked: the smear's comes from `_matched_line`."""
     xx = cv2.Sobel(grey, cv2.CV_32F, 2, 0, ksize=3)
     xy = cv2.Sobel(grey, cv2.CV_32F, 1, 1, ksize=3)
     yy = cv2.Sobel(grey, cv2.CV_32F, 0, 2, ksize=3)
@@ -139,9 +138,8 @@ def _weakest_direction(grey: np.ndarray) -> tuple[float, float]:
     weights = np.stack([np.cos(theta) ** 2, 2 * np.cos(theta) * np.sin(theta), np.sin(theta) ** 2])
     energy = np.einsum("in,ij,jn->n", weights, products, weights)
     if energy.max() <= 1e-6:  # a blank picture: no detail, nothing smeared
-        return 1.0, 0.0
-    weakest = int(energy.argmin())
-    return float(energy[weakest] / energy.max()), float(np.degrees(theta[weakest]))
+        return 1.0
+    return float(energy.min() / energy.max())
 
 
 @dataclass(frozen=True)
