@@ -46,7 +46,7 @@ import numpy as np
 
 from companion.vision.back_colour import INSIDE_BOX, back_coloured
 from companion.vision.colour_blobs import back_coloured_quads
-from companion.vision.geometry import even_sides, order_clockwise, quad_iou, scaled_about_centre
+from companion.vision.geometry import even_sides, order_clockwise, scaled_about_centre
 from companion.vision.side_fit import NEXT, intersections, out_to_card_edges, refine_quads, sample
 from companion.vision.stages import timed
 
@@ -72,6 +72,9 @@ MIN_FILL = 0.88
 NESTED = 0.75
 # Two cards lying on each other share less than this fraction of the smaller one.
 MAX_SHARED = 0.4
+# Two outlines overlapping this much (IoU) or more are one card's: the outer boundary of
+# its outline and the hole inside it.
+SAME_OUTLINE = 0.5
 # A whole outline nested in a larger quad under this fraction of its area may be no
 # printed frame of it (a card's frame holds most of the card) but a card, where the larger
 # quad outlines a rectangle of the table round it (a shadow, a mat). Such outlines are
@@ -670,7 +673,7 @@ def _resolve_overlaps(candidates: list[_Candidate]) -> tuple[list[_Candidate], l
         for a in held:
             # A guess from a corner may be half a card (a side and a printed line): only
             # whole outlines prove that the container is two cards.
-            if not ordered[a].guessed and all(iou[a, b] < 0.5 for b in distinct):
+            if not ordered[a].guessed and all(iou[a, b] < SAME_OUTLINE for b in distinct):
                 distinct.append(a)
         # Two cards outlined together are each outlined as well as their union is; two
         # pieces of one card (split by a line of its print) are not.
@@ -691,20 +694,13 @@ def _resolve_overlaps(candidates: list[_Candidate]) -> tuple[list[_Candidate], l
             dropped = j if ordered[i].support >= ordered[j].support else i
             keep[dropped] = False
             small[dropped] = areas[dropped] < NESTED_CARD * areas[i + j - dropped]
-    kept = [c for c, k in zip(ordered, keep, strict=True) if k]
-    return kept, _one_each([c for c, s in zip(ordered, small, strict=True) if s])
-
-
-def _one_each(nested: list[_Candidate]) -> list[_Candidate]:
-    """The whole, one-way outlines of `nested` (largest first), one per card: the outer
-    boundary of an outline and the hole inside it are the same card."""
-    out: list[_Candidate] = []
-    for candidate in nested:
-        if candidate.guessed or not candidate.one_way:
-            continue
-        if all(quad_iou(candidate.quad, other.quad) < 0.5 for other in out):
-            out.append(candidate)
-    return out
+    # the nested ones, whole and one-way, one per card (largest first)
+    nested: list[int] = []
+    for j in np.flatnonzero(small):
+        whole = not ordered[j].guessed and ordered[j].one_way
+        if whole and all(iou[j, k] < SAME_OUTLINE for k in nested):
+            nested.append(j)
+    return [c for c, k in zip(ordered, keep, strict=True) if k], [ordered[j] for j in nested]
 
 
 def _intersections_matrix(quads: list[np.ndarray]) -> np.ndarray:
